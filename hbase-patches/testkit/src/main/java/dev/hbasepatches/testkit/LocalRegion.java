@@ -1,0 +1,321 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.testkit;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheFactory;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * A real {@link HRegion} on the local file system, with no cluster, no WAL and its own block
+ * cache. Built by {@link #builder(String)}; closing it closes the region and deletes its files.
+ */
+public final class LocalRegion implements Closeable {
+
+  private final HRegion region;
+  private final BlockCache blockCache;
+  private final Path dir;
+  private final boolean deleteOnClose;
+
+  private LocalRegion(HRegion region, BlockCache blockCache, Path dir, boolean deleteOnClose) {
+    this.region = region;
+    this.blockCache = blockCache;
+    this.dir = dir;
+    this.deleteOnClose = deleteOnClose;
+  }
+
+  public static Builder builder(String tableName) {
+    return new Builder(tableName);
+  }
+
+  public HRegion region() {
+    return region;
+  }
+
+  /** The block cache the region reads through; null when it was built without one. */
+  public BlockCache blockCache() {
+    return blockCache;
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  public HStore store(byte[] family) {
+    return region.getStore(family);
+  }
+
+  /** Writes the mutations to the memstore (no WAL), then leaves them there. */
+  public void write(List<? extends Mutation> mutations) throws IOException {
+    for (Mutation m : mutations) {
+      m.setDurability(Durability.SKIP_WAL);
+      region.batchMutate(new Mutation[] { m });
+    }
+  }
+
+  /** Writes the mutations and flushes them into one new HFile per family. */
+  public void writeAndFlush(List<? extends Mutation> mutations) throws IOException {
+    write(mutations);
+    flush();
+  }
+
+  public void flush() throws IOException {
+    region.flush(true);
+  }
+
+  /**
+   * Loads a batch layout: each inner list becomes its own flushed HFile, and {@code memstore}
+   * stays unflushed.
+   */
+  public void load(List<? extends List<? extends Mutation>> files,
+    List<? extends Mutation> memstore) throws IOException {
+    for (List<? extends Mutation> file : files) {
+      writeAndFlush(file);
+    }
+    write(memstore);
+  }
+
+  /** Number of store files the family holds now. */
+  public int storeFileCount(byte[] family) {
+    return region.getStore(family).getStorefilesCount();
+  }
+
+  /** Runs the scan to the end and returns every cell, in the order the region returned them. */
+  public List<Cell> scanAll(Scan scan) throws IOException {
+    return scanAll(region, scan);
+  }
+
+  /** Runs the scan to the end on any region and returns every cell in order. */
+  public static List<Cell> scanAll(HRegion region, Scan scan) throws IOException {
+    List<Cell> all = new ArrayList<>();
+    List<Cell> batch = new ArrayList<>();
+    try (RegionScanner scanner = region.getScanner(scan)) {
+      boolean more;
+      do {
+        more = scanner.next(batch);
+        all.addAll(batch);
+        batch.clear();
+      } while (more);
+    }
+    return all;
+  }
+
+  /** Pulls every block of every store file into the block cache by scanning everything. */
+  public long warm() throws IOException {
+    Scan scan = new Scan().readAllVersions().setRaw(true).setCacheBlocks(true);
+    return scanAll(scan).size();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      region.close();
+    } finally {
+      if (blockCache != null) {
+        blockCache.shutdown();
+      }
+      if (deleteOnClose) {
+        deleteTree(dir);
+      }
+    }
+  }
+
+  static void deleteTree(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(root)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Settings for a {@link LocalRegion}; every family shares the defaults set here. */
+  public static final class Builder {
+    private final String tableName;
+    private final List<String> families = new ArrayList<>();
+    private final List<Consumer<ColumnFamilyDescriptorBuilder>> familyTweaks = new ArrayList<>();
+    private final Configuration conf = HBaseConfiguration.create();
+    private Class<? extends HRegion> regionClass;
+    private DataBlockEncoding encoding = DataBlockEncoding.NONE;
+    private Compression.Algorithm compression = Compression.Algorithm.NONE;
+    private int blockSize = 64 * 1024;
+    private BloomType bloomType = BloomType.ROW;
+    private int maxVersions = 1;
+    private boolean withBlockCache = true;
+    private long blockCacheBytes = 256L * 1024 * 1024;
+    private Path dir;
+
+    private Builder(String tableName) {
+      this.tableName = Objects.requireNonNull(tableName, "tableName");
+      // A standalone region has no chunk pool; MSLAB would need one.
+      conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
+      // Keep flushes in our hands: no size- or time-triggered flush while a test loads data.
+      conf.setLong("hbase.hregion.memstore.flush.size", 1024L * 1024 * 1024);
+    }
+
+    public Builder family(String name) {
+      families.add(name);
+      return this;
+    }
+
+    public Builder families(String... names) {
+      Collections.addAll(families, names);
+      return this;
+    }
+
+    /** A per-family adjustment applied after the shared defaults (e.g. MOB, TTL, min versions). */
+    public Builder familyTweak(Consumer<ColumnFamilyDescriptorBuilder> tweak) {
+      familyTweaks.add(tweak);
+      return this;
+    }
+
+    public Builder regionClass(Class<? extends HRegion> cls) {
+      this.regionClass = cls;
+      return this;
+    }
+
+    public Builder encoding(DataBlockEncoding encoding) {
+      this.encoding = encoding;
+      return this;
+    }
+
+    public Builder compression(Compression.Algorithm compression) {
+      this.compression = compression;
+      return this;
+    }
+
+    public Builder blockSize(int blockSize) {
+      if (blockSize <= 0) {
+        throw new IllegalArgumentException("block size must be positive, was " + blockSize);
+      }
+      this.blockSize = blockSize;
+      return this;
+    }
+
+    public Builder bloomType(BloomType bloomType) {
+      this.bloomType = bloomType;
+      return this;
+    }
+
+    public Builder maxVersions(int maxVersions) {
+      this.maxVersions = maxVersions;
+      return this;
+    }
+
+    /** An on-heap LRU block cache of the given size; 0 turns the block cache off. */
+    public Builder blockCacheBytes(long bytes) {
+      this.withBlockCache = bytes > 0;
+      this.blockCacheBytes = bytes;
+      return this;
+    }
+
+    public Builder conf(String key, String value) {
+      conf.set(key, value);
+      return this;
+    }
+
+    public Builder directory(Path dir) {
+      this.dir = dir;
+      return this;
+    }
+
+    public Configuration configuration() {
+      return conf;
+    }
+
+    public LocalRegion build() throws IOException {
+      if (families.isEmpty()) {
+        throw new IllegalStateException("a region needs at least one column family");
+      }
+      boolean deleteOnClose = dir == null;
+      Path root = dir != null ? dir : Files.createTempDirectory("hbasepatches-region-");
+      if (regionClass != null) {
+        conf.setClass(org.apache.hadoop.hbase.HConstants.REGION_IMPL, regionClass, HRegion.class);
+      }
+      conf.set("hbase.rootdir", root.toUri().toString());
+      TableDescriptorBuilder table = TableDescriptorBuilder.newBuilder(TableName.valueOf(tableName))
+        .setDurability(Durability.SKIP_WAL);
+      for (String f : families) {
+        ColumnFamilyDescriptorBuilder cf = ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(f))
+          .setDataBlockEncoding(encoding).setCompressionType(compression).setBlocksize(blockSize)
+          .setBloomFilterType(bloomType).setMaxVersions(maxVersions)
+          .setBlockCacheEnabled(withBlockCache);
+        for (Consumer<ColumnFamilyDescriptorBuilder> t : familyTweaks) {
+          t.accept(cf);
+        }
+        ColumnFamilyDescriptor d = cf.build();
+        table.setColumnFamily(d);
+      }
+      TableDescriptor td = table.build();
+      RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+      BlockCache cache = null;
+      if (withBlockCache) {
+        Configuration cacheConf = new Configuration(conf);
+        long heap = Runtime.getRuntime().maxMemory();
+        cacheConf.setFloat("hfile.block.cache.size", (float) Math.min(0.8, (double) blockCacheBytes / heap));
+        cache = BlockCacheFactory.createBlockCache(cacheConf);
+      }
+      HRegion region = HRegion.createHRegion(info, new org.apache.hadoop.fs.Path(root.toUri()),
+        conf, td, null, false);
+      if (cache != null) {
+        region.setBlockCache(cache);
+      }
+      region.initialize();
+      return new LocalRegion(region, cache, root, deleteOnClose);
+    }
+  }
+}
