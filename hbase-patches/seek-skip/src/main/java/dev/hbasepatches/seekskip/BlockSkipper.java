@@ -1,0 +1,180 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.seekskip;
+
+import dev.hbasepatches.seekskip.SeekPolicy.Target;
+import java.io.IOException;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.regionserver.KeyValueHeap;
+import org.apache.hadoop.hbase.regionserver.KeyValueScanner;
+import org.apache.hadoop.hbase.regionserver.StoreScanner;
+import org.apache.hadoop.hbase.regionserver.querymatcher.ColumnTracker;
+import org.apache.hadoop.hbase.regionserver.querymatcher.ScanQueryMatcher;
+import org.apache.yetus.audience.InterfaceAudience;
+
+/**
+ * Carries out a SEEK request by skipping, within the budget a {@link SeekPolicy} grants, and
+ * reports {@code false} when the scanner should seek instead. Shared by the forward and reversed
+ * scanners; one instance per scanner.
+ * <p>
+ * Skipping stops exactly where the seek would have landed: at the first cell at or past the seek
+ * key the matcher would have built, or in another row. So the matcher never sees a cell the seek
+ * would have passed over (HBASE-17958), and for an explicit column list the skip runs straight to
+ * the next wanted column without a matcher round trip per unwanted column.
+ * <p>
+ * The first step is taken without asking the block index: one step can never pass the target, and
+ * on a one-cell-per-column request (time-range misses, deleted cells) it is the whole job, so the
+ * compare with the next indexed key that upstream makes on every request is saved. From the second
+ * step on, the HBASE-13109 rule applies: if the target lies beyond the current block's next indexed
+ * key, seek. That compare is made once per distinct indexed key, not once per step.
+ */
+@InterfaceAudience.Private
+final class BlockSkipper {
+  private static final byte FAKE_TYPE = KeyValue.Type.Minimum.getCode();
+
+  private final StoreScanner owner;
+  private final SeekPolicy policy;
+  private final CellComparator comparator;
+  private ScanQueryMatcher matcher;
+  private ColumnTracker columns;
+
+  BlockSkipper(StoreScanner owner, SeekPolicy policy, CellComparator comparator) {
+    this.owner = owner;
+    this.policy = policy;
+    this.comparator = comparator;
+  }
+
+  SeekPolicy policy() {
+    return policy;
+  }
+
+  /**
+   * Lazy-seek fakes (type Minimum, e.g. the last-on-row-col key a ROWCOL bloom miss leaves on a
+   * file scanner that never really sought, HBASE-19863) must not be stepped from: that scanner's
+   * reader is not positioned, so only a real seek is safe.
+   */
+  private static boolean isFake(Cell cell) {
+    return cell.getTypeByte() == FAKE_TYPE;
+  }
+
+  private static boolean indexed(Cell nextIndexedKey) {
+    return nextIndexedKey != null && nextIndexedKey != KeyValueScanner.NO_NEXT_INDEXED_KEY;
+  }
+
+  boolean toNextRow(KeyValueHeap heap, Cell cell) throws IOException {
+    int budget = isFake(cell) ? 0 : policy.skipBudget(Target.NEXT_ROW);
+    if (budget == 0) {
+      policy.sought(Target.NEXT_ROW, 0, false);
+      return false;
+    }
+    int skipped = 0;
+    Cell checked = null;
+    Cell top;
+    do {
+      if (skipped > 0) {
+        if (skipped >= budget) {
+          policy.sought(Target.NEXT_ROW, skipped, true);
+          return false;
+        }
+        Cell nextIndexed = heap.getNextIndexedKey();
+        if (nextIndexed != checked) {
+          // The row must end inside this block, i.e. the next block start in a later row.
+          if (indexed(nextIndexed) && comparator.compareRows(nextIndexed, cell) <= 0) {
+            policy.sought(Target.NEXT_ROW, skipped, false);
+            return false;
+          }
+          checked = nextIndexed;
+        }
+      }
+      heap.next();
+      skipped++;
+    } while ((top = heap.peek()) != null && CellUtil.matchingRows(cell, top));
+    policy.skipped(Target.NEXT_ROW, skipped);
+    return true;
+  }
+
+  boolean toNextColumn(KeyValueHeap heap, Cell cell) throws IOException {
+    int budget = isFake(cell) ? 0 : policy.skipBudget(Target.NEXT_COLUMN);
+    if (budget == 0) {
+      policy.sought(Target.NEXT_COLUMN, 0, false);
+      return false;
+    }
+    if (matcher == null) {
+      matcher = ScannerInternals.matcher(owner);
+      columns = ScannerInternals.columns(matcher);
+    }
+    // Three forms of seek key, as ScanQueryMatcher.getKeyForNextColumn builds them: an exact key
+    // for empty qualifiers (family delete markers may follow, HBASE-18471), the next wanted
+    // column for explicit column lists, else the end of this column.
+    Cell exactKey = cell.getQualifierLength() == 0 ? matcher.getKeyForNextColumn(cell) : null;
+    boolean hinted = exactKey == null && columns.getColumnHint() != null;
+    int skipped = 0;
+    Cell checked = null;
+    Cell top;
+    do {
+      if (skipped > 0) {
+        if (skipped >= budget) {
+          policy.sought(Target.NEXT_COLUMN, skipped, true);
+          return false;
+        }
+        Cell nextIndexed = heap.getNextIndexedKey();
+        if (nextIndexed != checked) {
+          if (indexed(nextIndexed) && !beforeKey(nextIndexed, cell, exactKey, hinted)) {
+            policy.sought(Target.NEXT_COLUMN, skipped, false);
+            return false;
+          }
+          checked = nextIndexed;
+        }
+      }
+      heap.next();
+      skipped++;
+    } while ((top = heap.peek()) != null && !reached(top, cell, exactKey, hinted));
+    policy.skipped(Target.NEXT_COLUMN, skipped);
+    return true;
+  }
+
+  /** Whether the seek key for {@code cell} sorts at or before {@code bound}. */
+  private boolean beforeKey(Cell bound, Cell cell, Cell exactKey, boolean hinted) {
+    if (exactKey != null) {
+      return comparator.compare(bound, exactKey) >= 0;
+    }
+    if (hinted) {
+      return matcher.compareKeyForNextColumn(bound, cell) >= 0;
+    }
+    // Seek key is the end of cell's column; bound sorts after cell, so it is past that end
+    // unless it is still in cell's column.
+    return !CellUtil.matchingRowColumn(cell, bound);
+  }
+
+  /** Whether {@code top} is where the seek would have landed (another row counts, both ways). */
+  private boolean reached(Cell top, Cell cell, Cell exactKey, boolean hinted) {
+    if (!CellUtil.matchingRows(cell, top)) {
+      return true;
+    }
+    if (exactKey != null) {
+      return comparator.compare(top, exactKey) >= 0;
+    }
+    if (hinted) {
+      return matcher.compareKeyForNextColumn(top, cell) >= 0;
+    }
+    return !CellUtil.matchingColumn(cell, top);
+  }
+}
