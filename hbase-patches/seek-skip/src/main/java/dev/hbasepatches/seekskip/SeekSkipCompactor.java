@@ -36,52 +36,57 @@ import org.apache.yetus.audience.InterfaceAudience;
  */
 @InterfaceAudience.LimitedPrivate(HBaseInterfaceAudience.CONFIG)
 public class SeekSkipCompactor extends DefaultCompactor {
-  private final SeekSkipMode mode;
-  private final int maxSkips;
-  private final SeekDecisions decisions;
+  private final SeekDecisions ownDecisions = new SeekDecisions();
 
   public SeekSkipCompactor(Configuration conf, HStore store) {
+    // The store engine builds its compactor inside HStore's constructor, before a SeekSkipStore
+    // has read its settings, so the mode is looked up per compaction, not here.
     super(conf, store);
-    if (store instanceof SeekSkipStore) {
-      SeekSkipStore s = (SeekSkipStore) store;
-      this.mode = s.mode();
-      this.maxSkips = s.maxSkips();
-      this.decisions = s.decisions();
-    } else {
-      this.mode = SeekSkipStore.effectiveMode(store.getReadOnlyConfiguration(), store);
-      this.maxSkips = BoundedSkipPolicy.from(store.getReadOnlyConfiguration()).maxSkips();
-      this.decisions = new SeekDecisions();
-    }
   }
 
-  /** Decisions of this compactor's scanners (the store's own counters for a SeekSkipStore). */
+  /** Decisions of this compactor's scanners when the store is not a SeekSkipStore. */
   public SeekDecisions decisions() {
-    return decisions;
+    return ownDecisions;
+  }
+
+  /** A policy for one compaction's scanner, or null to leave it to the stock scanner. */
+  private static SeekPolicy policyFor(HStore store) {
+    if (store instanceof SeekSkipStore) {
+      SeekSkipStore s = (SeekSkipStore) store;
+      return SeekSkipStore.newPolicy(s.mode(), s.maxSkips());
+    }
+    SeekSkipMode mode = SeekSkipStore.effectiveMode(store.getReadOnlyConfiguration(), store);
+    return SeekSkipStore.newPolicy(mode,
+      BoundedSkipPolicy.from(store.getReadOnlyConfiguration()).maxSkips());
+  }
+
+  private SeekDecisions sinkFor(HStore store) {
+    return store instanceof SeekSkipStore ? ((SeekSkipStore) store).decisions() : ownDecisions;
   }
 
   @Override
   protected InternalScanner createScanner(HStore store, ScanInfo scanInfo,
     List<StoreFileScanner> scanners, ScanType scanType, long smallestReadPoint, long earliestPutTs)
     throws IOException {
-    SeekPolicy policy = SeekSkipStore.newPolicy(mode, maxSkips);
+    SeekPolicy policy = policyFor(store);
     if (policy == null) {
       return super.createScanner(store, scanInfo, scanners, scanType, smallestReadPoint,
         earliestPutTs);
     }
     return new SeekSkipStoreScanner(store, scanInfo, scanners, scanType, smallestReadPoint,
-      earliestPutTs, policy, decisions);
+      earliestPutTs, policy, sinkFor(store));
   }
 
   @Override
   protected InternalScanner createScanner(HStore store, ScanInfo scanInfo,
     List<StoreFileScanner> scanners, long smallestReadPoint, long earliestPutTs,
     byte[] dropDeletesFromRow, byte[] dropDeletesToRow) throws IOException {
-    SeekPolicy policy = SeekSkipStore.newPolicy(mode, maxSkips);
+    SeekPolicy policy = policyFor(store);
     if (policy == null) {
       return super.createScanner(store, scanInfo, scanners, smallestReadPoint, earliestPutTs,
         dropDeletesFromRow, dropDeletesToRow);
     }
     return new SeekSkipStoreScanner(store, scanInfo, scanners, smallestReadPoint, earliestPutTs,
-      dropDeletesFromRow, dropDeletesToRow, policy, decisions);
+      dropDeletesFromRow, dropDeletesToRow, policy, sinkFor(store));
   }
 }
