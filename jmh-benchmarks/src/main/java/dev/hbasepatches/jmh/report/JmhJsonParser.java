@@ -1,0 +1,268 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.report;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParseException;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
+import org.apache.hbase.thirdparty.com.google.gson.JsonPrimitive;
+
+/**
+ * Reads the file JMH writes with {@code -rf json}: a JSON array with one object per benchmark
+ * and parameter combination. Uses the Gson HBase already ships shaded, so the benchmarks jar
+ * needs no extra dependency.
+ *
+ * <p>Every structural problem becomes a {@link BadInputException} naming the entry and field,
+ * because the usual cause is pointing the writer at the wrong file, and a Gson stack trace
+ * would not say which.
+ */
+final class JmhJsonParser {
+
+  /** Older JMH versions (before 1.24) prefixed secondary metric names with a middle dot. */
+  private static final String OLD_SECONDARY_PREFIX = "\u00b7";
+
+  private static final Pattern GSON_POSITION = Pattern.compile("line (\\d+) column (\\d+)");
+
+  private JmhJsonParser() {
+  }
+
+  static List<JmhResult> parse(Path file) throws BadInputException {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new BadInputException(file + ": no such file");
+    } catch (CharacterCodingException e) {
+      throw new BadInputException(file + ": not a JMH JSON result file (not UTF-8 text)");
+    } catch (IOException e) {
+      throw new BadInputException(file + ": cannot read (" + e + ")");
+    }
+    return parse(text, file.toString());
+  }
+
+  static List<JmhResult> parse(String text, String source) throws BadInputException {
+    if (text.isBlank()) {
+      // JMH creates the -rff file when it starts and fills it only when the whole run ends.
+      throw new BadInputException(source + ": empty (JMH writes results only when a run finishes)");
+    }
+    JsonElement root;
+    try {
+      root = JsonParser.parseString(text);
+    } catch (JsonParseException e) {
+      throw new BadInputException(
+        source + ": not a JMH JSON result file (invalid JSON" + position(e.getMessage()) + ")");
+    }
+    if (!root.isJsonArray()) {
+      throw new BadInputException(source + ": not a JMH JSON result file (expected a JSON array"
+        + " of benchmark results, as written by JMH's -rf json)");
+    }
+    JsonArray entries = root.getAsJsonArray();
+    if (entries.isEmpty()) {
+      throw new BadInputException(source + ": contains no benchmark results");
+    }
+    List<JmhResult> results = new ArrayList<>(entries.size());
+    for (int i = 0; i < entries.size(); i++) {
+      results.add(entry(entries.get(i), source + ": entry " + (i + 1)));
+    }
+    return results;
+  }
+
+  private static JmhResult entry(JsonElement element, String where) throws BadInputException {
+    if (!element.isJsonObject()) {
+      throw new BadInputException(where + " is not a JSON object");
+    }
+    JsonObject o = element.getAsJsonObject();
+    String benchmark = requiredString(o, "benchmark", where);
+    // From here on, name the benchmark: "entry 7" alone is hard to find in a 2 MB file.
+    where = where + " (" + benchmark + ")";
+    String jmhMode = requiredString(o, "mode", where);
+
+    Map<String, String> params = new LinkedHashMap<>();
+    JsonObject paramsObject = optionalObject(o, "params", where);
+    if (paramsObject != null) {
+      for (Map.Entry<String, JsonElement> p : paramsObject.entrySet()) {
+        params.put(p.getKey(), primitiveString(p.getValue(), "params." + p.getKey(), where));
+      }
+    }
+
+    JsonObject primaryObject = optionalObject(o, "primaryMetric", where);
+    if (primaryObject == null) {
+      throw new BadInputException(where + ": missing \"primaryMetric\"");
+    }
+    Metric primary = metric(primaryObject, "primaryMetric", where, true);
+
+    Map<String, Metric> secondary = new LinkedHashMap<>();
+    JsonObject secondaryObject = optionalObject(o, "secondaryMetrics", where);
+    if (secondaryObject != null) {
+      for (Map.Entry<String, JsonElement> m : secondaryObject.entrySet()) {
+        String field = "secondaryMetrics." + m.getKey();
+        if (!m.getValue().isJsonObject()) {
+          throw new BadInputException(where + ": \"" + field + "\" is not an object");
+        }
+        String name = m.getKey().startsWith(OLD_SECONDARY_PREFIX)
+          ? m.getKey().substring(OLD_SECONDARY_PREFIX.length())
+          : m.getKey();
+        secondary.put(name, metric(m.getValue().getAsJsonObject(), field, where, false));
+      }
+    }
+
+    JmhResult.Settings settings = new JmhResult.Settings(optionalInt(o, "threads", where),
+      optionalInt(o, "forks", where), optionalInt(o, "warmupIterations", where),
+      optionalString(o, "warmupTime", where), optionalInt(o, "warmupBatchSize", where),
+      optionalInt(o, "measurementIterations", where), optionalString(o, "measurementTime", where),
+      optionalInt(o, "measurementBatchSize", where), stringList(o, "jvmArgs", where));
+    JmhResult.Toolchain toolchain = new JmhResult.Toolchain(optionalString(o, "jmhVersion", where),
+      optionalString(o, "jdkVersion", where), optionalString(o, "vmName", where),
+      optionalString(o, "vmVersion", where), optionalString(o, "jvm", where));
+    Metric score = secondary.get(CELLS_COUNTER);
+    if (score != null && "thrpt".equals(jmhMode)) {
+      // A benchmark that counts stored cells with an @AuxCounters field named "cells" is scored
+      // in cells per second; its whole-operation rate stays beside it as "ops".
+      secondary.remove(CELLS_COUNTER);
+      secondary.put("ops", primary);
+      String unit = score.unit().replace("ops/", "cells/");
+      primary = new Metric(score.score(), score.error(), unit);
+    }
+    return new JmhResult(benchmark, jmhMode, Collections.unmodifiableMap(params), primary,
+      Collections.unmodifiableMap(secondary), settings, toolchain);
+  }
+
+  /** The @AuxCounters field a scan benchmark uses to report stored cells crossed. */
+  static final String CELLS_COUNTER = "cells";
+
+  private static Metric metric(JsonObject m, String field, String where, boolean primary)
+    throws BadInputException {
+    JsonElement score = m.get("score");
+    if (score == null || score.isJsonNull()) {
+      throw new BadInputException(where + ": missing \"" + field + ".score\"");
+    }
+    JsonElement error = m.get("scoreError");
+    // JMH writes "NaN" (a string) when it has no error estimate; absent means the same.
+    double errorValue = error == null || error.isJsonNull()
+      ? Double.NaN
+      : number(error, field + ".scoreError", where);
+    String unit = primary
+      ? requiredString(m, "scoreUnit", where + ": " + field)
+      : optionalString(m, "scoreUnit", where);
+    return new Metric(number(score, field + ".score", where), errorValue, unit);
+  }
+
+  /** A number, or one of the strings JMH uses for non-finite doubles ("NaN", "Infinity"). */
+  private static double number(JsonElement e, String field, String where)
+    throws BadInputException {
+    if (e.isJsonPrimitive()) {
+      JsonPrimitive p = e.getAsJsonPrimitive();
+      try {
+        if (p.isNumber() || p.isString()) {
+          return Double.parseDouble(p.getAsString().trim());
+        }
+      } catch (NumberFormatException ignored) {
+        // Fall through to the error below, which names the field.
+      }
+    }
+    throw new BadInputException(where + ": \"" + field + "\" is not a number: " + e);
+  }
+
+  private static String requiredString(JsonObject o, String name, String where)
+    throws BadInputException {
+    JsonElement e = o.get(name);
+    if (e == null || e.isJsonNull()) {
+      throw new BadInputException(where + ": missing \"" + name + "\"");
+    }
+    return primitiveString(e, name, where);
+  }
+
+  private static String optionalString(JsonObject o, String name, String where)
+    throws BadInputException {
+    JsonElement e = o.get(name);
+    return e == null || e.isJsonNull() ? "?" : primitiveString(e, name, where);
+  }
+
+  private static String primitiveString(JsonElement e, String name, String where)
+    throws BadInputException {
+    if (!e.isJsonPrimitive()) {
+      throw new BadInputException(where + ": \"" + name + "\" is not a string or number");
+    }
+    return e.getAsString();
+  }
+
+  private static int optionalInt(JsonObject o, String name, String where)
+    throws BadInputException {
+    JsonElement e = o.get(name);
+    if (e == null || e.isJsonNull()) {
+      return -1;
+    }
+    double d = number(e, name, where);
+    if (d != Math.rint(d) || Math.abs(d) > Integer.MAX_VALUE) {
+      throw new BadInputException(where + ": \"" + name + "\" is not an integer: " + e);
+    }
+    return (int) d;
+  }
+
+  private static JsonObject optionalObject(JsonObject o, String name, String where)
+    throws BadInputException {
+    JsonElement e = o.get(name);
+    if (e == null || e.isJsonNull()) {
+      return null;
+    }
+    if (!e.isJsonObject()) {
+      throw new BadInputException(where + ": \"" + name + "\" is not an object");
+    }
+    return e.getAsJsonObject();
+  }
+
+  private static List<String> stringList(JsonObject o, String name, String where)
+    throws BadInputException {
+    JsonElement e = o.get(name);
+    if (e == null || e.isJsonNull()) {
+      return List.of();
+    }
+    if (!e.isJsonArray()) {
+      throw new BadInputException(where + ": \"" + name + "\" is not an array");
+    }
+    List<String> values = new ArrayList<>();
+    for (JsonElement item : e.getAsJsonArray()) {
+      values.add(primitiveString(item, name + "[]", where));
+    }
+    return List.copyOf(values);
+  }
+
+  /**
+   * Where Gson stopped, e.g. " at line 1 column 7". Its messages otherwise name shaded
+   * exception classes and strictness settings, which would only confuse the reader.
+   */
+  private static String position(String message) {
+    Matcher m = message == null ? null : GSON_POSITION.matcher(message);
+    return m != null && m.find() ? " at line " + m.group(1) + " column " + m.group(2) : "";
+  }
+}

@@ -1,0 +1,153 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.seekskip;
+
+import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.seekskip.BoundedSkipPolicy;
+import dev.hbasepatches.seekskip.SeekSkipCompactor;
+import dev.hbasepatches.seekskip.SeekSkipMode;
+import dev.hbasepatches.seekskip.SeekSkipRegion;
+import dev.hbasepatches.testkit.LocalRegion;
+import dev.hbasepatches.testkit.ScanShape;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Full scans of a real HRegion, block cache warm, for each of HBASE-13109's data shapes. The
+ * {@code cells} counter is the score: stored cells (delete markers included) the scan crossed per
+ * second. The primary metric is whole scans per second, proportional to it within a case.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class SeekSkipScanBenchmark extends HBaseBenchmark {
+
+  @Param({ "BASELINE", "PATCHED", "UPSTREAM" })
+  public Mode mode;
+
+  @Param({ "timerangeMiss", "oneColumnOfTen", "oneVersionOfTen", "deletedColumns", "fullScan",
+    "wideRowsManyVersions" })
+  public String shape;
+
+  @Param({ "1", "4" })
+  public int files;
+
+  /** About this many stored cells (the probe behind the issue used 500k). */
+  @Param({ "500000" })
+  public int cells;
+
+  /** PATCHED's skip budget; empty means the module's default. */
+  @Param({ "" })
+  public String maxSkips;
+
+  @Param({ "42" })
+  public long seed;
+
+  private LocalRegion region;
+  private ScanShape scanShape;
+  private long storedCells;
+
+  /** Stored cells crossed, reported by JMH per second beside the scan rate. */
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
+  @State(Scope.Thread)
+  public static class CellsScanned {
+    public long cells;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      cells = 0;
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    scanShape = ScanShape.of(shape);
+    LocalRegion.Builder b = LocalRegion.builder("seekskip_" + shape)
+      .regionClass(SeekSkipRegion.class).family(Bytes.toString(ScanShape.FAMILY))
+      .maxVersions(scanShape.versions()).blockSize(64 * 1024)
+      .conf(SeekSkipMode.MODE_KEY, mode.name())
+      .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName());
+    if (!maxSkips.isEmpty()) {
+      b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, maxSkips);
+    }
+    region = b.build();
+    ScanShape.ShapeData data = scanShape.generate(cells, files, 0, seed);
+    data.loadInto(region);
+    storedCells = data.storedCells();
+    int fileCount = region.storeFileCount(ScanShape.FAMILY);
+    if (fileCount != files) {
+      throw new IllegalStateException("expected " + files + " store files, found " + fileCount);
+    }
+    region.warm();
+    long returned = scanOnce(null);
+    System.out.println("# " + data + " mode=" + mode + " returnedCells=" + returned);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    if (region != null) {
+      region.close();
+    }
+  }
+
+  private long scanOnce(Blackhole bh) throws IOException {
+    Scan scan = scanShape.scan();
+    List<Cell> batch = new ArrayList<>();
+    long returned = 0;
+    try (RegionScanner scanner = region.region().getScanner(scan)) {
+      boolean more;
+      do {
+        more = scanner.next(batch);
+        returned += batch.size();
+        if (bh != null) {
+          bh.consume(batch);
+        }
+        batch.clear();
+      } while (more);
+    }
+    return returned;
+  }
+
+  @Benchmark
+  public long scan(Blackhole bh, CellsScanned counter) throws IOException {
+    long returned = scanOnce(bh);
+    counter.cells += storedCells;
+    return returned;
+  }
+}
