@@ -44,7 +44,10 @@ import org.apache.yetus.audience.InterfaceAudience;
  * on a one-cell-per-column request (time-range misses, deleted cells) it is the whole job, so the
  * compare with the next indexed key that upstream makes on every request is saved. From the second
  * step on, the HBASE-13109 rule applies: if the target lies beyond the current block's next indexed
- * key, seek. That compare is made once per distinct indexed key, not once per step.
+ * key, seek. That compare is made once per distinct indexed key and request, not once per step:
+ * when versions or rows interleave over several files the heap's top alternates between them, so
+ * the keys already cleared for this request are remembered by identity (upstream remembers one and
+ * compares again on every switch).
  */
 @InterfaceAudience.Private
 final class BlockSkipper {
@@ -55,6 +58,10 @@ final class BlockSkipper {
   private final CellComparator comparator;
   private ScanQueryMatcher matcher;
   private ColumnTracker columns;
+  /** Next indexed keys already known to lie past the current request's target. */
+  private final Cell[] cleared = new Cell[4];
+  private int clearedCount;
+  private int clearedNext;
 
   BlockSkipper(StoreScanner owner, SeekPolicy policy, CellComparator comparator) {
     this.owner = owner;
@@ -79,6 +86,24 @@ final class BlockSkipper {
     return nextIndexedKey != null && nextIndexedKey != KeyValueScanner.NO_NEXT_INDEXED_KEY;
   }
 
+  private boolean isCleared(Cell nextIndexedKey) {
+    for (int i = 0; i < clearedCount; i++) {
+      if (cleared[i] == nextIndexedKey) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void markCleared(Cell nextIndexedKey) {
+    if (clearedCount < cleared.length) {
+      cleared[clearedCount++] = nextIndexedKey;
+    } else {
+      cleared[clearedNext] = nextIndexedKey;
+      clearedNext = (clearedNext + 1) % cleared.length;
+    }
+  }
+
   boolean toNextRow(KeyValueHeap heap, Cell cell) throws IOException {
     int budget = isFake(cell) ? 0 : policy.skipBudget(Target.NEXT_ROW);
     if (budget == 0) {
@@ -86,7 +111,7 @@ final class BlockSkipper {
       return false;
     }
     int skipped = 0;
-    Cell checked = null;
+    clearedCount = 0;
     Cell top;
     do {
       if (skipped > 0) {
@@ -95,13 +120,13 @@ final class BlockSkipper {
           return false;
         }
         Cell nextIndexed = heap.getNextIndexedKey();
-        if (nextIndexed != checked) {
+        if (indexed(nextIndexed) && !isCleared(nextIndexed)) {
           // The row must end inside this block, i.e. the next block start in a later row.
-          if (indexed(nextIndexed) && comparator.compareRows(nextIndexed, cell) <= 0) {
+          if (comparator.compareRows(nextIndexed, cell) <= 0) {
             policy.sought(Target.NEXT_ROW, skipped, false);
             return false;
           }
-          checked = nextIndexed;
+          markCleared(nextIndexed);
         }
       }
       heap.next();
@@ -127,7 +152,7 @@ final class BlockSkipper {
     Cell exactKey = cell.getQualifierLength() == 0 ? matcher.getKeyForNextColumn(cell) : null;
     boolean hinted = exactKey == null && columns.getColumnHint() != null;
     int skipped = 0;
-    Cell checked = null;
+    clearedCount = 0;
     Cell top;
     do {
       if (skipped > 0) {
@@ -136,12 +161,12 @@ final class BlockSkipper {
           return false;
         }
         Cell nextIndexed = heap.getNextIndexedKey();
-        if (nextIndexed != checked) {
-          if (indexed(nextIndexed) && !beforeKey(nextIndexed, cell, exactKey, hinted)) {
+        if (indexed(nextIndexed) && !isCleared(nextIndexed)) {
+          if (!beforeKey(nextIndexed, cell, exactKey, hinted)) {
             policy.sought(Target.NEXT_COLUMN, skipped, false);
             return false;
           }
-          checked = nextIndexed;
+          markCleared(nextIndexed);
         }
       }
       heap.next();

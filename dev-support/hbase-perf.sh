@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# Runs hbase-perf, the PerformanceEvaluation-style load tool, with the JVM flags HBase needs on
+# JDK 17. Arguments go to the tool; `dev-support/hbase-perf.sh --help` lists them.
+#
+#   HBASE_PERF_JAR        the tool's jar (default: hbase-perf/target/hbase-perf.jar)
+#   HBASE_PERF_HEAP       heap for the JVM, which also holds the embedded cluster (default 4g)
+#   HBASE_PERF_CLASSPATH  extra jars, e.g. change modules built elsewhere (':'-separated)
+#   HBASE_PERF_JAVA_OPTS  more JVM options
+#
+# Change modules built in this checkout (hbase-patches/*/target/*.jar) are put on the classpath
+# by themselves, so --patched / --changes=... find them.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jar="${HBASE_PERF_JAR:-$root/hbase-perf/target/hbase-perf.jar}"
+if [[ ! -f "$jar" ]]; then
+  echo "hbase-perf.sh: no $jar; build it first: mvn -o package -DskipTests -pl hbase-perf -am" >&2
+  exit 2
+fi
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+if ! command -v "$java_bin" >/dev/null 2>&1; then
+  echo "hbase-perf.sh: no java found (set JAVA_HOME to a JDK 17)" >&2
+  exit 2
+fi
+
+cp="$jar"
+for module_jar in "$root"/hbase-patches/*/target/hbasepatches-*.jar; do
+  [[ -f "$module_jar" ]] || continue
+  case "$module_jar" in
+    *-testkit-*|*-tests.jar|*-sources.jar) continue ;;
+  esac
+  cp="$cp:$module_jar"
+done
+if [[ -n "${HBASE_PERF_CLASSPATH:-}" ]]; then
+  cp="$cp:$HBASE_PERF_CLASSPATH"
+fi
+
+# The same opens as the root pom's jdk17.opens property; keep the two in step.
+opens=(
+  -Djava.net.preferIPv4Stack=true
+  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+  --add-modules jdk.unsupported
+  --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED
+  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.util.random=ALL-UNNAMED
+)
+
+# shellcheck disable=SC2086 # HBASE_PERF_JAVA_OPTS is a list of options on purpose.
+exec "$java_bin" -Xms"${HBASE_PERF_HEAP:-4g}" -Xmx"${HBASE_PERF_HEAP:-4g}" "${opens[@]}" \
+  ${HBASE_PERF_JAVA_OPTS:-} -cp "$cp" dev.hbasepatches.perf.PerfTool "$@"

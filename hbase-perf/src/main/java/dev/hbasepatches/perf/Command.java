@@ -1,0 +1,143 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.perf;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The load commands, named as {@code hbase pe} names them so its users can carry their habits
+ * over. Each command knows what it does to the table (writes it, needs it filled) and how many
+ * operations one client runs by default.
+ */
+public enum Command {
+  SEQUENTIAL_WRITE("sequentialWrite", Kind.WRITE, "put rows in key order"),
+  RANDOM_WRITE("randomWrite", Kind.WRITE, "put rows at random keys"),
+  SEQUENTIAL_READ("sequentialRead", Kind.READ, "get rows in key order"),
+  RANDOM_READ("randomRead", Kind.READ, "get rows at random keys"),
+  RANDOM_READ_MEM("randomReadMem", Kind.READ,
+    "randomRead on a second, IN_MEMORY table (<table>Mem) warmed into the block cache first"),
+  SCAN("scan", Kind.SCAN, "one scanner over each client's rows; one operation = one row"),
+  SCAN_RANGE_10("scanRange10", Kind.SCAN, "open a scanner at a random row, read 10 rows"),
+  SCAN_RANGE_100("scanRange100", Kind.SCAN, "open a scanner at a random row, read 100 rows"),
+  SCAN_RANGE_1000("scanRange1000", Kind.SCAN, "open a scanner at a random row, read 1000 rows"),
+  SCAN_RANGE_10000("scanRange10000", Kind.SCAN,
+    "open a scanner at a random row, read 10000 rows"),
+  REVERSE_SCAN("reverseScan", Kind.SCAN, "like scan, from each client's last row backwards"),
+  RANDOM_SEEK_SCAN("randomSeekScan", Kind.SCAN,
+    "open a scanner at a random row and read that one row (the cost of a seek)"),
+  FILTER_SCAN("filterScan", Kind.SCAN,
+    "scan a 1000-row window with a server-side value filter that keeps one row"),
+  INCREMENT("increment", Kind.MUTATE, "increment a counter column at random keys"),
+  CHECK_AND_PUT("checkAndPut", Kind.MUTATE,
+    "at random keys: if the first column holds the written value, put the row again"),
+  SEED_TABLE("seedTable", Kind.SUITE,
+    "the seed's six experiments with 1,000-byte rows, next to HBase 0.19 and BigTable");
+
+  /** What a command does to the table; decides loading, flushing and verification. */
+  public enum Kind {
+    WRITE, READ, SCAN, MUTATE, SUITE
+  }
+
+  /** Rows a filterScan window covers. */
+  static final int FILTER_SCAN_WINDOW = 1000;
+
+  private final String cliName;
+  private final Kind kind;
+  private final String description;
+
+  Command(String cliName, Kind kind, String description) {
+    this.cliName = cliName;
+    this.kind = kind;
+    this.description = description;
+  }
+
+  public String cliName() {
+    return cliName;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** True when the command reads rows an earlier write must have put there. */
+  public boolean needsLoadedTable() {
+    return kind == Kind.READ || kind == Kind.SCAN || this == CHECK_AND_PUT;
+  }
+
+  public boolean writesRows() {
+    return kind == Kind.WRITE;
+  }
+
+  /** Rows one scanRange operation asks for, or 0 for every other command. */
+  public int scanRangeRows() {
+    switch (this) {
+      case SCAN_RANGE_10:
+        return 10;
+      case SCAN_RANGE_100:
+        return 100;
+      case SCAN_RANGE_1000:
+        return 1000;
+      case SCAN_RANGE_10000:
+        return 10000;
+      default:
+        return 0;
+    }
+  }
+
+  /**
+   * Operations one client runs when neither --ops nor --duration says otherwise: one per row for
+   * row-at-a-time commands, so that a command touches about --rows rows per client.
+   */
+  public long defaultOpsPerClient(PerfOptions options) {
+    long rows = options.rows;
+    switch (kind) {
+      case READ:
+        long sampled = Math.max(1, Math.round(rows * options.sampleRate));
+        return options.multiGet > 1 ? Math.max(1, sampled / options.multiGet) : sampled;
+      case SCAN:
+        if (scanRangeRows() > 0) {
+          return Math.max(1, rows / scanRangeRows());
+        }
+        return this == FILTER_SCAN ? Math.max(1, rows / FILTER_SCAN_WINDOW) : rows;
+      default:
+        return rows;
+    }
+  }
+
+  public static Optional<Command> byName(String name) {
+    return Arrays.stream(values()).filter(c -> c.cliName.equals(name)).findFirst();
+  }
+
+  /** The command whose name matches ignoring case, to suggest when the user mistyped one. */
+  public static Optional<Command> byNameIgnoringCase(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return Arrays.stream(values()).filter(c -> c.cliName.toLowerCase(Locale.ROOT).equals(lower))
+      .findFirst();
+  }
+
+  public static String allNames() {
+    return Arrays.stream(values()).map(Command::cliName).collect(Collectors.joining(", "));
+  }
+}

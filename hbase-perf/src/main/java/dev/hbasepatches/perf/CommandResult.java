@@ -1,0 +1,124 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.perf;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** What one command did: counts, rates, latencies, and what reading back found. */
+final class CommandResult {
+
+  /** Why a command ran: measured for the user, or only to fill a table first. */
+  enum Purpose {
+    MEASURE, LOAD
+  }
+
+  final String name;
+  final Command command;
+  final Purpose purpose;
+  final int clients;
+  final long ops;
+  final long rows;
+  final long elapsedNanos;
+  final LatencySummary latency;
+  /** Time from start to end of each operation; kept apart from latency only under --rate. */
+  final LatencySummary serviceTime;
+  final long errors;
+  final List<String> errorSamples;
+  final boolean verified;
+  final long checked;
+  final long missing;
+  final long wrong;
+  final long staleReads;
+  final long staleMissing;
+  final long checkFailed;
+  final List<String> problems;
+  final List<String> notes = new ArrayList<>();
+
+  CommandResult(String name, RunContext ctx, Purpose purpose, CommandRunner.Measurement m) {
+    this.name = name;
+    this.command = ctx.command;
+    this.purpose = purpose;
+    this.clients = ctx.options.clients;
+    this.ops = m.ops;
+    this.rows = m.rows;
+    this.elapsedNanos = m.elapsedNanos;
+    this.latency = m.latency;
+    this.serviceTime = m.serviceTime;
+    this.notes.addAll(m.notes);
+    this.errors = ctx.errors.count();
+    this.errorSamples = ctx.errors.samples();
+    this.verified = ctx.verify;
+    this.checked = ctx.tally.checked();
+    this.missing = ctx.tally.missing();
+    this.wrong = ctx.tally.wrong();
+    this.staleReads = ctx.staleReads.sum();
+    this.staleMissing = ctx.tally.staleMissing();
+    this.checkFailed = ctx.checkFailed.sum();
+    this.problems = ctx.tally.samples();
+  }
+
+  double seconds() {
+    return elapsedNanos / 1e9;
+  }
+
+  double opsPerSecond() {
+    return elapsedNanos == 0 ? 0 : ops / seconds();
+  }
+
+  double rowsPerSecond() {
+    return elapsedNanos == 0 ? 0 : rows / seconds();
+  }
+
+  /** Failed operations, or (with --verify) anything lost or wrong: the run must not pass. */
+  boolean failed() {
+    return errors > 0 || (verified && (missing > 0 || wrong > 0 || checkFailed > 0));
+  }
+
+  Map<String, Object> asMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("command", command.cliName());
+    m.put("name", name);
+    m.put("purpose", purpose.name().toLowerCase(Locale.ROOT));
+    m.put("clients", clients);
+    m.put("operations", ops);
+    m.put("rows", rows);
+    m.put("errors", errors);
+    m.put("seconds", LatencySummary.round(seconds()));
+    m.put("opsPerSecond", LatencySummary.round(opsPerSecond()));
+    m.put("rowsPerSecond", LatencySummary.round(rowsPerSecond()));
+    m.put("latencyMicros", latency.asMap());
+    m.put("serviceTimeMicros", serviceTime == null ? null : serviceTime.asMap());
+    Map<String, Object> v = new LinkedHashMap<>();
+    v.put("enabled", verified);
+    v.put("rowsChecked", checked);
+    v.put("missing", missing);
+    v.put("wrong", wrong);
+    v.put("checkFailed", checkFailed);
+    v.put("staleReads", staleReads);
+    v.put("staleMissing", staleMissing);
+    v.put("problems", problems);
+    m.put("verify", v);
+    m.put("errorSamples", errorSamples);
+    m.put("notes", notes);
+    return m;
+  }
+}

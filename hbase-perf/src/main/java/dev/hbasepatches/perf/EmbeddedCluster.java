@@ -1,0 +1,151 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.perf;
+
+import dev.hbasepatches.testkit.MiniCluster;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * The default cluster: an in-process minicluster on the local file system, from the project's
+ * shared {@link MiniCluster} fixture. Clusters are shared per JVM by a name made of their
+ * settings, so a test that asks for the same settings and the tool use one cluster.
+ */
+final class EmbeddedCluster implements ClusterSession {
+
+  /** Secondary region replicas pick up flushed files this often, so TIMELINE reads see data. */
+  static final String REPLICA_REFRESH_KEY = "hbase.regionserver.storefile.refresh.period";
+  static final String REPLICA_REFRESH_MILLIS = "5000";
+
+  private final MiniCluster cluster;
+  private final Connection connection;
+  private final int regionServers;
+  private final Map<String, String> settings;
+  private final List<String> changesOn;
+
+  private EmbeddedCluster(MiniCluster cluster, Connection connection, int regionServers,
+    Map<String, String> settings, List<String> changesOn) {
+    this.cluster = cluster;
+    this.connection = connection;
+    this.regionServers = regionServers;
+    this.settings = settings;
+    this.changesOn = changesOn;
+  }
+
+  /** The server settings an embedded run with these options uses; -D settings win. */
+  static Map<String, String> settings(PerfOptions o, ChangeModules.Selection changes) {
+    Map<String, String> s = new TreeMap<>();
+    s.put(REPLICA_REFRESH_KEY, REPLICA_REFRESH_MILLIS);
+    if (changes != null) {
+      for (ChangeModules.ChangeModule m : changes.present()) {
+        s.putAll(m.settings(o.changeMode));
+      }
+    }
+    s.putAll(o.settings);
+    return s;
+  }
+
+  /** The (shared, perhaps already running) minicluster these options describe. */
+  static MiniCluster miniCluster(PerfOptions o, ChangeModules.Selection changes) {
+    Map<String, String> s = settings(o, changes);
+    MiniCluster.Builder b = MiniCluster.builder().regionServers(o.regionServers);
+    s.forEach(b::conf);
+    return b.sharedPerJvm("hbase-perf-embedded rs=" + o.regionServers + " " + s).build();
+  }
+
+  static EmbeddedCluster start(PerfOptions o, PrintStream notes) {
+    ChangeModules.Selection changes = o.changes.isEmpty() ? null
+      : ChangeModules.select(o.changes);
+    List<String> on = new ArrayList<>();
+    if (changes != null) {
+      for (ChangeModules.ChangeModule m : changes.present()) {
+        on.add(m.name());
+        notes.println("change module " + m.name() + ": on, mode " + o.changeMode + " "
+          + m.settings(o.changeMode));
+      }
+      for (ChangeModules.ChangeModule m : changes.missing()) {
+        notes.println("change module " + m.name() + ": NOT on the classpath (no class "
+          + m.probeClass() + "); running without it");
+      }
+    }
+    MiniCluster cluster = miniCluster(o, changes);
+    long t0 = System.nanoTime();
+    notes.println("starting embedded minicluster (" + o.regionServers + " region server(s), "
+      + "local file system)...");
+    try {
+      cluster.start();
+    } catch (Exception e) {
+      throw ToolFailure.cluster("the embedded minicluster did not start", e);
+    }
+    notes.println(String.format(Locale.ROOT, "minicluster up in %.1f s",
+      (System.nanoTime() - t0) / 1e9));
+    try {
+      Connection c = ConnectionFactory.createConnection(cluster.conf());
+      return new EmbeddedCluster(cluster, c, o.regionServers, settings(o, changes), on);
+    } catch (IOException e) {
+      throw ToolFailure.cluster("could not connect to the embedded minicluster", e);
+    }
+  }
+
+  MiniCluster miniCluster() {
+    return cluster;
+  }
+
+  @Override
+  public Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public boolean embedded() {
+    return true;
+  }
+
+  @Override
+  public String summary() {
+    return "embedded minicluster, " + regionServers + " region server(s)"
+      + (changesOn.isEmpty() ? "" : ", change modules " + changesOn);
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("mode", "embedded");
+    m.put("regionServers", regionServers);
+    m.put("changeModules", changesOn);
+    m.put("settings", new LinkedHashMap<>(settings));
+    return m;
+  }
+
+  @Override
+  public void close() {
+    try {
+      connection.close();
+    } catch (IOException e) {
+      // Closing a client connection to an in-process cluster; nothing left to save.
+    }
+  }
+}

@@ -1,0 +1,228 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.perf;
+
+import java.util.List;
+import java.util.function.BiConsumer;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+
+/**
+ * One command-line option: its name, the names {@code hbase pe} users may type instead, what it
+ * takes, its help line, and how it sets {@link PerfOptions}. {@link #ALL} is the whole table, in
+ * the order --help lists it.
+ */
+final class OptionSpec {
+
+  private static final String DATA = "Data";
+  private static final String TABLE = "Table";
+  private static final String CLIENT = "Client";
+  private static final String RUN = "How long and how fast";
+  private static final String OUTPUT = "Checks and output";
+  private static final String CLUSTER = "Cluster";
+
+  private final String group;
+  private final String name;
+  private final List<String> aliases;
+  private final String valueHint;
+  private final String help;
+  private final BiConsumer<PerfOptions, String> setter;
+
+  private OptionSpec(String group, String name, List<String> aliases, String valueHint,
+    String help, BiConsumer<PerfOptions, String> setter) {
+    this.group = group;
+    this.name = name;
+    this.aliases = aliases;
+    this.valueHint = valueHint;
+    this.help = help;
+    this.setter = setter;
+  }
+
+  private static OptionSpec value(String group, String name, String hint, String help,
+    BiConsumer<PerfOptions, String> setter, String... aliases) {
+    return new OptionSpec(group, name, List.of(aliases), hint, help, setter);
+  }
+
+  private static OptionSpec flag(String group, String name, String help,
+    BiConsumer<PerfOptions, Boolean> setter, String... aliases) {
+    return new OptionSpec(group, name, List.of(aliases), null, help,
+      (o, v) -> setter.accept(o, ValueParsers.bool("--" + name, v)));
+  }
+
+  static final List<OptionSpec> ALL = List.of(
+    value(DATA, "rows", "N", "rows each client writes or reads (default 1,000,000; 100k ok)",
+      (o, v) -> o.rows = ValueParsers.count("--rows", v, 1, Long.MAX_VALUE)),
+    value(DATA, "valueSize", "BYTES", "bytes per cell value (default 1000)",
+      (o, v) -> o.valueSize = (int) ValueParsers.bytes("--valueSize", v, 1, 64L << 20)),
+    value(DATA, "valueSizes", "KIND", "fixed (default), uniform or zipf sizes in 1..valueSize",
+      PerfArgsParser::setValueSizes),
+    flag(DATA, "valueRandom", "same as --valueSizes=uniform",
+      (o, b) -> o.valueSizes = b ? PerfOptions.ValueSizes.UNIFORM : o.valueSizes),
+    flag(DATA, "valueZipf", "same as --valueSizes=zipf",
+      (o, b) -> o.valueSizes = b ? PerfOptions.ValueSizes.ZIPF : o.valueSizes),
+    value(DATA, "families", "N", "column families (default 1)",
+      (o, v) -> o.families = (int) ValueParsers.count("--families", v, 1, 100)),
+    value(DATA, "columns", "N", "columns per family per row (default 1)",
+      (o, v) -> o.columns = (int) ValueParsers.count("--columns", v, 1, 10_000)),
+    value(DATA, "keys", "KIND", "uniform (default) or zipf keys for the random commands",
+      PerfArgsParser::setKeys),
+    value(DATA, "zipfExponent", "X", "skew of zipf keys and sizes, in (0, 1) (default 0.99)",
+      (o, v) -> o.zipfExponent = zipfExponent(v)),
+    value(DATA, "seed", "N", "seed of keys and values; reads must use the writer's (default 0)",
+      (o, v) -> o.seed = ValueParsers.count("--seed", v, 0, Long.MAX_VALUE)),
+
+    value(TABLE, "table", "NAME", "table name (default TestTable)", OptionSpec::setTable),
+    value(TABLE, "presplit", "N", "create the table with N regions (default 1)",
+      (o, v) -> o.presplit = (int) ValueParsers.count("--presplit", v, 0, 10_000)),
+    value(TABLE, "compression", "ALGO",
+      "family compression: " + ValueParsers.names(Compression.Algorithm.class) + " (default none)",
+      (o, v) -> o.compression = ValueParsers.choice("--compression", v,
+        Compression.Algorithm.class).name(), "compress"),
+    value(TABLE, "blockEncoding", "ENC",
+      "data block encoding: " + ValueParsers.names(DataBlockEncoding.class) + " (default none)",
+      (o, v) -> o.blockEncoding = ValueParsers.choice("--blockEncoding", v,
+        DataBlockEncoding.class).name()),
+    value(TABLE, "bloomFilter", "TYPE", "none, row (default) or rowcol",
+      (o, v) -> o.bloomFilter = bloomType(v)),
+    flag(TABLE, "inMemory", "mark the families IN_MEMORY", (o, b) -> o.inMemory = b, "inmemory"),
+    value(TABLE, "replicas", "N", "region replicas; above 1, reads use TIMELINE consistency",
+      (o, v) -> o.replicas = (int) ValueParsers.count("--replicas", v, 1, 10)),
+    flag(TABLE, "recreate", "drop and recreate the table if it exists", (o, b) -> o.recreate = b),
+    flag(TABLE, "dropTable", "drop the table when done", (o, b) -> o.dropTable = b),
+    flag(TABLE, "flush", "flush the table to store files after each write command",
+      (o, b) -> o.flush = b),
+
+    value(CLIENT, "multiGet", "N", "reads get N rows per call (default 1)",
+      (o, v) -> o.multiGet = (int) ValueParsers.count("--multiGet", v, 0, 10_000)),
+    flag(CLIENT, "autoFlush", "send every put at once instead of through a write buffer",
+      (o, b) -> o.autoFlush = b),
+    value(CLIENT, "writeBuffer", "SIZE", "client write buffer (default 2m)",
+      (o, v) -> o.writeBuffer = ValueParsers.bytes("--writeBuffer", v, 1, 1L << 30), "bufferSize"),
+    flag(CLIENT, "writeToWAL", "write the WAL (default true; false = SKIP_WAL)",
+      (o, b) -> o.writeToWal = b),
+    value(CLIENT, "caching", "N", "rows per scanner RPC (default 30)",
+      (o, v) -> o.caching = (int) ValueParsers.count("--caching", v, 1, 1_000_000)),
+    flag(CLIENT, "cacheBlocks", "reads fill the block cache (default true)",
+      (o, b) -> o.cacheBlocks = b),
+    value(CLIENT, "sampleRate", "F", "reads touch this fraction of the rows (default 1.0)",
+      (o, v) -> o.sampleRate = ValueParsers.decimal("--sampleRate", v, 0, 1)),
+
+    value(RUN, "ops", "N", "operations per client (default: one per row)",
+      (o, v) -> o.opsPerClient = ValueParsers.count("--ops", v, 1, Long.MAX_VALUE)),
+    value(RUN, "duration", "TIME", "run each command this long (30s, 5m); stops early at --ops",
+      PerfArgsParser::setDuration),
+    value(RUN, "rate", "OPS", "target ops/s over all clients; latency counts from each "
+      + "operation's scheduled start", (o, v) -> o.targetRate = ValueParsers.decimal("--rate", v,
+        0, 1e9)),
+
+    flag(OUTPUT, "verify", "check every value read back; read back every row written",
+      (o, b) -> o.verify = b),
+    value(OUTPUT, "json", "FILE", "also write results as JSON ('-' = JSON alone on stdout)",
+      (o, v) -> o.jsonPath = v),
+    value(OUTPUT, "progress", "TIME",
+      "progress line interval (default 2s, 10s when not a terminal; 0 = off)",
+      PerfArgsParser::setProgress),
+    flag(OUTPUT, "verbose", "HBase logs at INFO, and stack traces for failures",
+      (o, b) -> o.verbose = b),
+
+    value(CLUSTER, "regionServers", "N", "region servers of the embedded cluster (default 1)",
+      (o, v) -> o.regionServers = (int) ValueParsers.count("--regionServers", v, 1, 16)),
+    value(CLUSTER, "zk", "HOSTS", "ZooKeeper quorum of a real cluster: host[:port][,host...]",
+      (o, v) -> o.zkQuorum = nonEmpty("--zk", v)),
+    value(CLUSTER, "zkParent", "ZNODE", "zookeeper.znode.parent of the real cluster",
+      (o, v) -> o.zkParent = nonEmpty("--zkParent", v)),
+    value(CLUSTER, "siteXml", "FILE", "hbase-site.xml of a real cluster",
+      (o, v) -> o.siteXml = nonEmpty("--siteXml", v)),
+    value(CLUSTER, "connectTimeout", "TIME", "give up reaching a real cluster after (default 60s)",
+      (o, v) -> o.connectTimeout = ValueParsers.duration("--connectTimeout", v, false)),
+    value(CLUSTER, "changes", "LIST", "turn on change modules in the embedded cluster: all, or "
+      + "names (" + ChangeModules.names() + ")", PerfArgsParser::setChanges),
+    value(CLUSTER, "changeMode", "MODE", "mode for those modules: baseline, patched (default), "
+      + "upstream", PerfArgsParser::setChangeMode),
+    flag(CLUSTER, "patched", "same as --changes=all --changeMode=patched", (o, b) -> {
+      if (b) {
+        PerfArgsParser.setChanges(o, "all");
+        o.changeMode = PerfOptions.ChangeMode.PATCHED;
+      }
+    }),
+    flag(CLUSTER, "nomapred", "accepted for hbase pe habits; clients are always threads here",
+      (o, b) -> { }));
+
+  String group() {
+    return group;
+  }
+
+  String name() {
+    return name;
+  }
+
+  String help() {
+    return help;
+  }
+
+  boolean isFlag() {
+    return valueHint == null;
+  }
+
+  boolean answersTo(String typed) {
+    return name.equals(typed) || aliases.contains(typed);
+  }
+
+  String synopsis() {
+    return isFlag() ? "--" + name : "--" + name + "=" + valueHint;
+  }
+
+  void apply(PerfOptions o, String value) {
+    setter.accept(o, value);
+  }
+
+  private static String nonEmpty(String option, String v) {
+    if (v.isBlank()) {
+      throw ToolFailure.usage(option + " needs a value");
+    }
+    return v.trim();
+  }
+
+  private static double zipfExponent(String v) {
+    double x = ValueParsers.decimal("--zipfExponent", v, 0, 1);
+    if (x >= 1.0) {
+      throw ToolFailure.usage("--zipfExponent: " + v + " must be below 1");
+    }
+    return x;
+  }
+
+  private static String bloomType(String v) {
+    BloomType t = ValueParsers.choice("--bloomFilter", v, BloomType.class);
+    if (t == BloomType.ROWPREFIX_FIXED_LENGTH) {
+      throw ToolFailure.usage("--bloomFilter: rowprefix_fixed_length is not supported here; use "
+        + "none, row or rowcol");
+    }
+    return t.name();
+  }
+
+  private static void setTable(PerfOptions o, String v) {
+    try {
+      TableName.valueOf(v);
+    } catch (IllegalArgumentException e) {
+      throw ToolFailure.usage("--table: '" + v + "' is not a valid table name: " + e.getMessage());
+    }
+    o.table = v;
+  }
+}

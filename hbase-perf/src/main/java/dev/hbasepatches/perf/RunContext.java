@@ -1,0 +1,117 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.perf;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Consistency;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Scan;
+
+/** What every client of one command shares: the table, the data shape, and the tallies. */
+final class RunContext {
+
+  final PerfOptions options;
+  final Command command;
+  final Connection connection;
+  final TableName table;
+  final RowShape shape;
+  final ZipfDistribution keyZipf;
+  final ErrorTally errors = new ErrorTally();
+  final VerifyTally tally = new VerifyTally();
+  /** Reads a region replica answered (TIMELINE consistency only). */
+  final LongAdder staleReads = new LongAdder();
+  /** checkAndPut calls whose check did not hold. */
+  final LongAdder checkFailed = new LongAdder();
+  /** Rows written, kept only when writes are to be read back. */
+  final RowSet written;
+  /** Increments made per row, kept only with --verify. */
+  final AtomicLongArray increments;
+  /** Operations each client runs; Long.MAX_VALUE when only a duration bounds the run. */
+  final long opsPerClient;
+  /** How long clients run at most, or null for no limit. */
+  final java.time.Duration duration;
+  /** Operations per second over all clients, or 0 for as fast as they go. */
+  final double targetRate;
+  /** Whether values are checked; never while loading a table for another command. */
+  final boolean verify;
+
+  /**
+   * @param loading true to fill the table for a later command: every row once, unpaced,
+   *   unchecked, whatever --ops, --duration, --rate and --verify say
+   */
+  RunContext(PerfOptions options, Command command, Connection connection, TableName table,
+    boolean loading) {
+    this.options = options;
+    this.command = command;
+    this.connection = connection;
+    this.table = table;
+    this.shape = new RowShape(options);
+    this.keyZipf = KeyChooser.zipfFor(options);
+    this.verify = options.verify && !loading;
+    this.duration = loading ? null : options.duration;
+    this.targetRate = loading ? 0 : options.targetRate;
+    this.written = verify && command.writesRows() ? new RowSet(options.totalRows()) : null;
+    this.increments = verify && command == Command.INCREMENT
+      ? new AtomicLongArray((int) options.totalRows()) : null;
+    if (loading) {
+      this.opsPerClient = options.rows;
+    } else if (options.opsPerClient != null) {
+      this.opsPerClient = options.opsPerClient;
+    } else if (options.duration != null) {
+      this.opsPerClient = Long.MAX_VALUE;
+    } else {
+      this.opsPerClient = command.defaultOpsPerClient(options);
+    }
+  }
+
+  long firstRow(int client) {
+    return client * options.rows;
+  }
+
+  KeyChooser keyChooser(int client) {
+    return KeyChooser.forClient(options, command, client, keyZipf);
+  }
+
+  Get get(long row) {
+    Get g = new Get(RowKeys.key(row));
+    for (byte[] f : shape.families()) {
+      g.addFamily(f);
+    }
+    g.setCacheBlocks(options.cacheBlocks);
+    if (options.timelineReads()) {
+      g.setConsistency(Consistency.TIMELINE);
+    }
+    return g;
+  }
+
+  Scan scan() {
+    Scan s = new Scan();
+    for (byte[] f : shape.families()) {
+      s.addFamily(f);
+    }
+    s.setCaching(options.caching);
+    s.setCacheBlocks(options.cacheBlocks);
+    if (options.timelineReads()) {
+      s.setConsistency(Consistency.TIMELINE);
+    }
+    return s;
+  }
+}

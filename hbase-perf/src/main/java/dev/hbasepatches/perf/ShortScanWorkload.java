@@ -1,0 +1,140 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.perf;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Commands whose every operation opens, reads and closes a scanner of its own: scanRangeN (N
+ * rows from a random row), randomSeekScan (the one row at a random key) and filterScan (a
+ * window of rows that a server-side value filter narrows to one).
+ */
+final class ShortScanWorkload extends ClientWorkload {
+
+  private final KeyChooser keys;
+  private final long totalRows;
+  private Table table;
+  private final List<Result> results = new ArrayList<>();
+  private long start;
+  private long end;
+  private long target;
+
+  ShortScanWorkload(RunContext ctx, int client) {
+    super(ctx, client);
+    this.keys = ctx.keyChooser(client);
+    this.totalRows = ctx.options.totalRows();
+  }
+
+  @Override
+  void open() throws IOException {
+    table = ctx.connection.getTable(ctx.table);
+  }
+
+  @Override
+  int execute(long index) throws IOException {
+    Scan scan = ctx.scan();
+    int covered;
+    if (ctx.command == Command.RANDOM_SEEK_SCAN) {
+      start = keys.next();
+      end = start + 1;
+      scan.withStartRow(RowKeys.key(start)).setOneRowLimit();
+      covered = -1;
+    } else if (ctx.command == Command.FILTER_SCAN) {
+      long window = Math.min(Command.FILTER_SCAN_WINDOW, totalRows);
+      start = keys.uniform(totalRows - window + 1);
+      end = start + window;
+      target = start + keys.uniform(window);
+      SingleColumnValueFilter filter = new SingleColumnValueFilter(ctx.shape.firstFamily(),
+        ctx.shape.firstQualifier(), CompareOperator.EQUAL, ctx.shape.value(target, 0, 0));
+      filter.setFilterIfMissing(true);
+      scan.withStartRow(RowKeys.key(start)).withStopRow(RowKeys.key(end)).setFilter(filter);
+      covered = (int) window;
+    } else {
+      start = keys.next();
+      end = Math.min(start + ctx.command.scanRangeRows(), totalRows);
+      scan.withStartRow(RowKeys.key(start)).withStopRow(RowKeys.key(end));
+      covered = -1;
+    }
+    results.clear();
+    try (ResultScanner scanner = table.getScanner(scan)) {
+      for (Result r = scanner.next(); r != null; r = scanner.next()) {
+        results.add(r);
+      }
+    }
+    return covered >= 0 ? covered : results.size();
+  }
+
+  @Override
+  void checkLast() {
+    if (ctx.command == Command.FILTER_SCAN) {
+      checkFiltered();
+      return;
+    }
+    long expected = start;
+    for (Result r : results) {
+      long row = RowKeys.row(r.getRow());
+      if (row >= end) {
+        // Only randomSeekScan, which has no stop row: the row it seeked to is not there.
+        break;
+      }
+      if (row < start) {
+        ctx.tally.wrong("a " + ctx.command.cliName() + " from row " + start + " returned key "
+          + Bytes.toStringBinary(r.getRow()));
+        continue;
+      }
+      expected = ReadChecks.gap(ctx, expected, row, false, r.isStale());
+      ReadChecks.checkRow(ctx, r, row);
+    }
+    boolean stale = !results.isEmpty() && results.get(results.size() - 1).isStale();
+    ReadChecks.gap(ctx, expected, end, false, stale);
+  }
+
+  private void checkFiltered() {
+    boolean found = false;
+    for (Result r : results) {
+      long row = RowKeys.row(r.getRow());
+      found |= row == target;
+      ReadChecks.checkRow(ctx, r, row);
+    }
+    if (!found) {
+      boolean stale = results.stream().anyMatch(Result::isStale);
+      if (stale) {
+        ctx.tally.staleMissing(1);
+      } else {
+        ctx.tally.missing(1, "filterScan of rows " + start + ".." + (end - 1)
+          + " did not return row " + target + " whose value it filtered for");
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (table != null) {
+      table.close();
+    }
+  }
+}
