@@ -62,6 +62,10 @@ final class BlockSkipper {
   private final Cell[] cleared = new Cell[4];
   private int clearedCount;
   private int clearedNext;
+  /** The current request's seek key form; see {@link #prepareSeekKey}. */
+  private boolean rowRequest;
+  private Cell exactKey;
+  private boolean hinted;
 
   BlockSkipper(StoreScanner owner, SeekPolicy policy, CellComparator comparator) {
     this.owner = owner;
@@ -105,79 +109,79 @@ final class BlockSkipper {
   }
 
   boolean toNextRow(KeyValueHeap heap, Cell cell) throws IOException {
-    int budget = isFake(cell) ? 0 : policy.skipBudget(Target.NEXT_ROW);
-    if (budget == 0) {
-      policy.sought(Target.NEXT_ROW, 0, false);
-      return false;
-    }
-    int skipped = 0;
-    clearedCount = 0;
-    Cell top;
-    do {
-      if (skipped > 0) {
-        if (skipped >= budget) {
-          policy.sought(Target.NEXT_ROW, skipped, true);
-          return false;
-        }
-        Cell nextIndexed = heap.getNextIndexedKey();
-        if (indexed(nextIndexed) && !isCleared(nextIndexed)) {
-          // The row must end inside this block, i.e. the next block start in a later row.
-          if (comparator.compareRows(nextIndexed, cell) <= 0) {
-            policy.sought(Target.NEXT_ROW, skipped, false);
-            return false;
-          }
-          markCleared(nextIndexed);
-        }
-      }
-      heap.next();
-      skipped++;
-    } while ((top = heap.peek()) != null && CellUtil.matchingRows(cell, top));
-    policy.skipped(Target.NEXT_ROW, skipped);
-    return true;
+    return skip(heap, cell, Target.NEXT_ROW);
   }
 
   boolean toNextColumn(KeyValueHeap heap, Cell cell) throws IOException {
-    int budget = isFake(cell) ? 0 : policy.skipBudget(Target.NEXT_COLUMN);
+    return skip(heap, cell, Target.NEXT_COLUMN);
+  }
+
+  /** Steps toward the request's seek key within the budget; false means "seek instead". */
+  private boolean skip(KeyValueHeap heap, Cell cell, Target target) throws IOException {
+    int budget = isFake(cell) ? 0 : policy.skipBudget(target);
     if (budget == 0) {
-      policy.sought(Target.NEXT_COLUMN, 0, false);
+      policy.sought(target, 0, false);
       return false;
+    }
+    prepareSeekKey(cell, target);
+    int skipped = 0;
+    clearedCount = 0;
+    Cell top;
+    try {
+      do {
+        if (skipped > 0) {
+          if (skipped >= budget) {
+            policy.sought(target, skipped, true);
+            return false;
+          }
+          Cell nextIndexed = heap.getNextIndexedKey();
+          if (indexed(nextIndexed) && !isCleared(nextIndexed)) {
+            if (!beforeKey(nextIndexed, cell)) {
+              policy.sought(target, skipped, false);
+              return false;
+            }
+            markCleared(nextIndexed);
+          }
+        }
+        heap.next();
+        skipped++;
+      } while ((top = heap.peek()) != null && !reached(top, cell));
+    } finally {
+      exactKey = null;
+    }
+    policy.skipped(target, skipped);
+    return true;
+  }
+
+  /**
+   * Works out which form of seek key this request has, as the scanner would build it: the end of
+   * the row; for columns, an exact key for empty qualifiers (family delete markers may follow,
+   * HBASE-18471), the next wanted column for explicit column lists, else the end of the column.
+   */
+  private void prepareSeekKey(Cell cell, Target target) {
+    rowRequest = target == Target.NEXT_ROW;
+    exactKey = null;
+    hinted = false;
+    if (rowRequest) {
+      return;
     }
     if (matcher == null) {
       matcher = ScannerInternals.matcher(owner);
       columns = ScannerInternals.columns(matcher);
     }
-    // Three forms of seek key, as ScanQueryMatcher.getKeyForNextColumn builds them: an exact key
-    // for empty qualifiers (family delete markers may follow, HBASE-18471), the next wanted
-    // column for explicit column lists, else the end of this column.
-    Cell exactKey = cell.getQualifierLength() == 0 ? matcher.getKeyForNextColumn(cell) : null;
-    boolean hinted = exactKey == null && columns.getColumnHint() != null;
-    int skipped = 0;
-    clearedCount = 0;
-    Cell top;
-    do {
-      if (skipped > 0) {
-        if (skipped >= budget) {
-          policy.sought(Target.NEXT_COLUMN, skipped, true);
-          return false;
-        }
-        Cell nextIndexed = heap.getNextIndexedKey();
-        if (indexed(nextIndexed) && !isCleared(nextIndexed)) {
-          if (!beforeKey(nextIndexed, cell, exactKey, hinted)) {
-            policy.sought(Target.NEXT_COLUMN, skipped, false);
-            return false;
-          }
-          markCleared(nextIndexed);
-        }
-      }
-      heap.next();
-      skipped++;
-    } while ((top = heap.peek()) != null && !reached(top, cell, exactKey, hinted));
-    policy.skipped(Target.NEXT_COLUMN, skipped);
-    return true;
+    if (cell.getQualifierLength() == 0) {
+      exactKey = matcher.getKeyForNextColumn(cell);
+    } else {
+      hinted = columns.getColumnHint() != null;
+    }
   }
 
   /** Whether the seek key for {@code cell} sorts at or before {@code bound}. */
-  private boolean beforeKey(Cell bound, Cell cell, Cell exactKey, boolean hinted) {
+  private boolean beforeKey(Cell bound, Cell cell) {
+    if (rowRequest) {
+      // The row ends before bound only if bound is in a later row.
+      return comparator.compareRows(bound, cell) > 0;
+    }
     if (exactKey != null) {
       return comparator.compare(bound, exactKey) >= 0;
     }
@@ -190,9 +194,12 @@ final class BlockSkipper {
   }
 
   /** Whether {@code top} is where the seek would have landed (another row counts, both ways). */
-  private boolean reached(Cell top, Cell cell, Cell exactKey, boolean hinted) {
+  private boolean reached(Cell top, Cell cell) {
     if (!CellUtil.matchingRows(cell, top)) {
       return true;
+    }
+    if (rowRequest) {
+      return false;
     }
     if (exactKey != null) {
       return comparator.compare(top, exactKey) >= 0;

@@ -37,7 +37,7 @@ import java.util.TreeMap;
  * Turns JMH's JSON result file into one Markdown report per change, plus an index.
  *
  * <pre>
- * java -cp benchmarks.jar dev.hbasepatches.jmh.report.ReportWriter &lt;result.json&gt; &lt;dir&gt;
+ * java -cp benchmarks.jar dev.hbasepatches.jmh.report.ReportWriter &lt;result.json&gt;... &lt;dir&gt;
  * </pre>
  *
  * <p>Exit status: 0 on success, 2 for bad input or usage (one line on stderr, no stack trace,
@@ -50,7 +50,7 @@ public final class ReportWriter {
   static final int EXIT_BAD_INPUT = 2;
 
   private static final String USAGE =
-    "usage: ReportWriter <jmh-result.json> <reports dir>";
+    "usage: ReportWriter <jmh-result.json>... <reports dir>";
 
   private final Clock clock;
   private final MachineInfo machine;
@@ -70,15 +70,17 @@ public final class ReportWriter {
       out.println(USAGE);
       return EXIT_OK;
     }
-    if (args.length != 2) {
+    if (args.length < 2) {
       err.println(USAGE);
       return EXIT_BAD_INPUT;
     }
-    Path json;
+    List<Path> json = new ArrayList<>();
     Path dir;
     try {
-      json = Path.of(args[0]);
-      dir = Path.of(args[1]);
+      for (int i = 0; i < args.length - 1; i++) {
+        json.add(Path.of(args[i]));
+      }
+      dir = Path.of(args[args.length - 1]);
     } catch (InvalidPathException e) {
       err.println("ReportWriter: " + e.getMessage());
       return EXIT_BAD_INPUT;
@@ -107,7 +109,19 @@ public final class ReportWriter {
    * @return the files written, index last
    */
   List<Path> write(Path json, Path dir) throws BadInputException, IOException {
-    List<JmhResult> results = JmhJsonParser.parse(json);
+    return write(List.of(json), dir);
+  }
+
+  /**
+   * As {@link #write(Path, Path)} for several result files read as one, e.g. one JMH run per
+   * case so that the three modes of a case run back to back on a noisy machine.
+   */
+  List<Path> write(List<Path> jsons, Path dir) throws BadInputException, IOException {
+    List<JmhResult> results = new ArrayList<>();
+    for (Path json : jsons) {
+      results.addAll(JmhJsonParser.parse(json));
+    }
+    String sources = String.join(", ", jsons.stream().map(Path::toString).toList());
     Map<String, List<JmhResult>> byChange = byChange(results);
     ZonedDateTime now = ZonedDateTime.now(clock).withZoneSameInstant(ZoneOffset.UTC);
     Files.createDirectories(dir);
@@ -115,12 +129,12 @@ public final class ReportWriter {
     for (Map.Entry<String, List<JmhResult>> c : byChange.entrySet()) {
       Path file = dir.resolve(c.getKey() + ".md");
       Files.writeString(file,
-        ChangeReport.render(c.getKey(), c.getValue(), machine, now, json.toString()),
+        ChangeReport.render(c.getKey(), c.getValue(), machine, now, sources),
         StandardCharsets.UTF_8);
       written.add(file);
     }
     Path index = dir.resolve(ChangeNames.INDEX + ".md");
-    Files.writeString(index, renderIndex(byChange, now, json.toString()), StandardCharsets.UTF_8);
+    Files.writeString(index, renderIndex(byChange, now, sources), StandardCharsets.UTF_8);
     written.add(index);
     return written;
   }

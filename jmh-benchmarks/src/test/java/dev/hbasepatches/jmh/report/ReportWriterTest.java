@@ -56,6 +56,25 @@ public class ReportWriterTest {
   public TemporaryFolder tmp = new TemporaryFolder();
 
   /** The fixture: a time-per-op benchmark with three cases and a throughput benchmark. */
+  @Test
+  public void severalResultFilesMakeOneReport() throws Exception {
+    Path dir = tmp.getRoot().toPath().resolve("merged");
+    Path first = tmp.newFile("part1.json").toPath();
+    Path second = tmp.newFile("part2.json").toPath();
+    Files.writeString(first, "[" + entry(SEEK, "thrpt", "ops/s", "fullScan", "1", "BASELINE", 10,
+      "1.0", "") + "]", StandardCharsets.UTF_8);
+    Files.writeString(second, "[" + entry(SEEK, "thrpt", "ops/s", "fullScan", "1", "PATCHED", 20,
+      "1.0", "") + "]", StandardCharsets.UTF_8);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = ReportWriter.run(new String[] { first.toString(), second.toString(),
+      dir.toString() }, print(new ByteArrayOutputStream()), print(err));
+    assertEquals(err.toString(StandardCharsets.UTF_8), 0, status);
+    String report = Files.readString(dir.resolve("seek-skip.md"));
+    assertContains(report, "| 10.000 ± 1.000 ops/s | 20.000 ± 1.000 ops/s | — | 2.000 ± 0.224 | — |");
+    assertContains(report, "part1.json");
+    assertContains(report, "part2.json");
+  }
+
   private static String fixture() {
     List<String> e = new ArrayList<>();
     // Case 1: every mode ran, with errors, and -prof gc allocation figures.
