@@ -28,6 +28,7 @@ import org.apache.hadoop.hbase.regionserver.KeyValueScanner;
 import org.apache.hadoop.hbase.regionserver.StoreScanner;
 import org.apache.hadoop.hbase.regionserver.querymatcher.ColumnTracker;
 import org.apache.hadoop.hbase.regionserver.querymatcher.ScanQueryMatcher;
+import org.apache.hadoop.hbase.regionserver.querymatcher.ScanWildcardColumnTracker;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -58,6 +59,7 @@ final class BlockSkipper {
   private final CellComparator comparator;
   private ScanQueryMatcher matcher;
   private ColumnTracker columns;
+  private boolean hintingColumns;
   /** Next indexed keys already known to lie past the current request's target. */
   private final Cell[] cleared = new Cell[4];
   private int clearedCount;
@@ -168,11 +170,13 @@ final class BlockSkipper {
     if (matcher == null) {
       matcher = ScannerInternals.matcher(owner);
       columns = ScannerInternals.columns(matcher);
+      // A wildcard tracker never has a hint; don't ask it on every request.
+      hintingColumns = !(columns instanceof ScanWildcardColumnTracker);
     }
     if (cell.getQualifierLength() == 0) {
       exactKey = matcher.getKeyForNextColumn(cell);
     } else {
-      hinted = columns.getColumnHint() != null;
+      hinted = hintingColumns && columns.getColumnHint() != null;
     }
   }
 
