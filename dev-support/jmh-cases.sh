@@ -17,6 +17,9 @@ Runs BENCHMARK (a JMH regex) once for every combination of the listed params; al
 every param not listed (notably mode) run inside each of those runs. Results go to
 DIR/case-*.json (default jmh-benchmarks/target/jmh-cases), the report to DIR/reports.
 
+Environment: JMH_JAR runs a copy of the benchmarks jar (so a rebuild during a long run cannot
+change it under the forks); JAVA_HOME picks the JVM; MVN overrides the Maven command.
+
 Example (what seek-skip's PATCH.md quotes):
   dev-support/jmh-cases.sh SeekSkipScanBenchmark \
     shape=timerangeMiss,oneColumnOfTen,oneVersionOfTen,deletedColumns,fullScan,wideRowsManyVersions \
@@ -49,8 +52,8 @@ done
 [[ $# -gt 0 && $1 == -- ]] && shift
 jmh_opts=("$@")
 
-jar="$root/jmh-benchmarks/target/benchmarks.jar"
-if [[ ! -f $jar ]]; then
+jar=${JMH_JAR:-$root/jmh-benchmarks/target/benchmarks.jar}
+if [[ ! -f $jar && -z ${JMH_JAR:-} ]]; then
   (cd "$root" && ${MVN:-mvn} -q -B -pl jmh-benchmarks -am package -DskipTests)
 fi
 java_cmd=java
