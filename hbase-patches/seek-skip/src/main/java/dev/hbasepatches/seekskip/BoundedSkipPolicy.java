@@ -37,7 +37,7 @@ public final class BoundedSkipPolicy implements SeekPolicy {
 
   /** Config key: how many cells one SEEK request may be skipped over before seeking. */
   public static final String MAX_SKIPS_KEY = "hbasepatches.seekskip.max.skips";
-  public static final int DEFAULT_MAX_SKIPS = 8;
+  public static final int DEFAULT_MAX_SKIPS = 12;
   /** Requests that probe skipping while a target's credit is negative: one in this many. */
   static final int PROBE_INTERVAL = 16;
   private static final int CREDIT_CAP = 4;
