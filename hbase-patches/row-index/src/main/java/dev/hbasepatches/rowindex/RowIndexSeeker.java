@@ -1,0 +1,341 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.rowindex;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.apache.hadoop.hbase.ByteBufferKeyOnlyKeyValue;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.SizeCachedByteBufferKeyValue;
+import org.apache.hadoop.hbase.SizeCachedKeyValue;
+import org.apache.hadoop.hbase.SizeCachedNoTagsByteBufferKeyValue;
+import org.apache.hadoop.hbase.SizeCachedNoTagsKeyValue;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoder;
+import org.apache.hadoop.hbase.io.encoding.HFileBlockDecodingContext;
+import org.apache.hadoop.hbase.nio.ByteBuff;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.yetus.audience.InterfaceAudience;
+
+/**
+ * Reads a ROW_INDEX_V1 block. The position is a handful of ints (where the current cell starts,
+ * its lengths, where the next one starts) plus the same for the cell before it while a seek
+ * walks; key comparisons go through one reusable key view. So {@link #next()},
+ * {@link #rewind()} and {@link #seekToKeyInBlock} allocate nothing; only {@link #getCell()} and
+ * friends create the objects they hand out.
+ * <p>
+ * A seek binary-searches the row offsets for the last row not after the sought row, then walks
+ * that row only: cells of the next row are all larger, so the walk never compares past the row's
+ * end. When the sought key is not after the row's first cell, the answer is the last cell of the
+ * row before, found by following cell lengths without comparing keys.
+ */
+@InterfaceAudience.Private
+final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
+
+  private static final int LENGTHS = KeyValue.KEYVALUE_INFRASTRUCTURE_SIZE;
+
+  private final boolean hasTags;
+  private final boolean hasMvcc;
+  private final CellComparator comparator;
+  private final KeyValue.KeyOnlyKeyValue heapKey = new KeyValue.KeyOnlyKeyValue();
+  private final ByteBufferKeyOnlyKeyValue directKey = new ByteBufferKeyOnlyKeyValue();
+
+  /** The block; absolute indexes, never its position, so handed-out cells can share it. */
+  private ByteBuffer buf;
+  private byte[] array;
+  private int arrayOffset;
+  /** Cell-section length; the row offsets start right after it, behind the row count. */
+  private int dataSize;
+  private int rowCount;
+  private int rowOffsetsStart;
+
+  private int curStart;
+  private int curKeyLength;
+  private int curValueLength;
+  private int curTagsLength;
+  private long curSeqId;
+  private int curNext;
+
+  private int prevStart = -1;
+  private int prevKeyLength;
+  private int prevValueLength;
+  private int prevTagsLength;
+  private long prevSeqId;
+  private int prevNext;
+
+  RowIndexSeeker(HFileBlockDecodingContext ctx) {
+    this.hasTags = ctx.getHFileContext().isIncludesTags();
+    this.hasMvcc = ctx.getHFileContext().isIncludesMvcc();
+    this.comparator = ctx.getHFileContext().getCellComparator();
+  }
+
+  @Override
+  public void setCurrentBuffer(ByteBuff block) {
+    ByteBuffer b;
+    int base = block.position();
+    int size = block.limit() - base;
+    ByteBuffer[] parts = block.nioByteBuffers();
+    if (parts.length == 1) {
+      // Absolute reads below index the nio buffer directly; make index 0 the block's first byte.
+      ByteBuffer dup = parts[0].duplicate();
+      dup.position(base).limit(base + size);
+      b = dup.slice();
+    } else {
+      // A block split over pooled segments: one copy per block keeps every read below (and
+      // every cell handed out) on one contiguous buffer.
+      byte[] copy = new byte[size];
+      block.get(base, copy, 0, size);
+      b = ByteBuffer.wrap(copy);
+    }
+    b.order(ByteOrder.BIG_ENDIAN);
+    if (size < RowIndexBlockState.TRAILER_INTS_SIZE) {
+      throw new CorruptRowIndexBlockException(
+        "block of " + size + " bytes is shorter than its trailer");
+    }
+    int ds = b.getInt(size - Bytes.SIZEOF_INT);
+    if (ds < 0 || ds > size - RowIndexBlockState.TRAILER_INTS_SIZE) {
+      throw new CorruptRowIndexBlockException(
+        "cell section of " + ds + " bytes in a block of " + size);
+    }
+    int rows = b.getInt(ds);
+    if (rows < 0 || (long) ds + RowIndexBlockState.TRAILER_INTS_SIZE + 4L * rows != size) {
+      throw new CorruptRowIndexBlockException("row count " + rows + " and cell section of " + ds
+        + " bytes do not add up to the block's " + size + " bytes");
+    }
+    if ((rows == 0) != (ds == 0) || (rows > 0 && b.getInt(ds + Bytes.SIZEOF_INT) != 0)) {
+      throw new CorruptRowIndexBlockException(
+        "row count " + rows + " does not match a cell section of " + ds + " bytes");
+    }
+    this.buf = b;
+    this.array = b.hasArray() ? b.array() : null;
+    this.arrayOffset = b.hasArray() ? b.arrayOffset() : 0;
+    this.dataSize = ds;
+    this.rowCount = rows;
+    this.rowOffsetsStart = ds + Bytes.SIZEOF_INT;
+    rewind();
+  }
+
+  @Override
+  public void rewind() {
+    prevStart = -1;
+    if (dataSize > 0) {
+      decodeAt(0);
+    } else {
+      curStart = 0;
+      curNext = 0;
+    }
+  }
+
+  @Override
+  public boolean next() {
+    if (curNext >= dataSize) {
+      return false;
+    }
+    decodeAt(curNext);
+    return true;
+  }
+
+  @Override
+  public int seekToKeyInBlock(Cell key, boolean seekBefore) {
+    prevStart = -1;
+    if (rowCount == 0) {
+      return HConstants.INDEX_KEY_MAGIC;
+    }
+    int row = lastRowNotAfter(key);
+    if (row < 0) {
+      decodeAt(0);
+      return HConstants.INDEX_KEY_MAGIC;
+    }
+    int rowEnd = row + 1 < rowCount ? rowOffset(row + 1) : dataSize;
+    decodeAt(rowOffset(row));
+    while (true) {
+      int cmp = PrivateCellUtil.compareKeyIgnoresMvcc(comparator, key, currentKey());
+      if (cmp > 0) {
+        if (curNext >= rowEnd) {
+          // Every cell of the next row sorts after the key: this is the last cell before it.
+          return 1;
+        }
+        saveAsPrevious();
+        decodeAt(curNext);
+        continue;
+      }
+      if (cmp == 0 && !seekBefore) {
+        return 0;
+      }
+      // The key is at or before the current cell: the answer is the cell before this one.
+      if (prevStart >= 0) {
+        restorePrevious();
+        return 1;
+      }
+      if (row == 0) {
+        decodeAt(0);
+        return HConstants.INDEX_KEY_MAGIC;
+      }
+      lastCellOfRow(row - 1);
+      return 1;
+    }
+  }
+
+  /** Binary search over the row offsets: the last row whose key is not after the key's row. */
+  private int lastRowNotAfter(Cell key) {
+    int low = 0;
+    int high = rowCount - 1;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      int cmp = comparator.compareRows(keyAt(rowOffset(mid)), key);
+      if (cmp < 0) {
+        low = mid + 1;
+      } else if (cmp > 0) {
+        high = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return high;
+  }
+
+  private void lastCellOfRow(int row) {
+    int end = rowOffset(row + 1);
+    decodeAt(rowOffset(row));
+    while (curNext < end) {
+      decodeAt(curNext);
+    }
+  }
+
+  private int rowOffset(int row) {
+    return buf.getInt(rowOffsetsStart + row * Bytes.SIZEOF_INT);
+  }
+
+  private void decodeAt(int start) {
+    int keyLength = buf.getInt(start);
+    int valueLength = buf.getInt(start + Bytes.SIZEOF_INT);
+    int p = start + LENGTHS + keyLength + valueLength;
+    if (keyLength <= 0 || valueLength < 0 || p < 0 || p > dataSize) {
+      throw new CorruptRowIndexBlockException("cell at " + start + " with key length " + keyLength
+        + " and value length " + valueLength + " overruns the cell section of " + dataSize);
+    }
+    int tagsLength = 0;
+    if (hasTags) {
+      // Unsigned: tags up to 65535 bytes are legal (HBASE-21473).
+      tagsLength = buf.getShort(p) & 0xFFFF;
+      p += Bytes.SIZEOF_SHORT + tagsLength;
+    }
+    long seqId = 0;
+    if (hasMvcc) {
+      byte first = buf.get(p);
+      if (first >= -112) {
+        seqId = first;
+        p++;
+      } else {
+        int n = first < -120 ? -120 - first : -112 - first;
+        long v = 0;
+        for (int i = 1; i <= n; i++) {
+          v = (v << 8) | (buf.get(p + i) & 0xFF);
+        }
+        seqId = first < -120 ? ~v : v;
+        p += n + 1;
+      }
+    }
+    if (p > dataSize) {
+      throw new CorruptRowIndexBlockException(
+        "cell at " + start + " ends at " + p + ", past the cell section of " + dataSize);
+    }
+    curStart = start;
+    curKeyLength = keyLength;
+    curValueLength = valueLength;
+    curTagsLength = tagsLength;
+    curSeqId = seqId;
+    curNext = p;
+  }
+
+  private void saveAsPrevious() {
+    prevStart = curStart;
+    prevKeyLength = curKeyLength;
+    prevValueLength = curValueLength;
+    prevTagsLength = curTagsLength;
+    prevSeqId = curSeqId;
+    prevNext = curNext;
+  }
+
+  private void restorePrevious() {
+    curStart = prevStart;
+    curKeyLength = prevKeyLength;
+    curValueLength = prevValueLength;
+    curTagsLength = prevTagsLength;
+    curSeqId = prevSeqId;
+    curNext = prevNext;
+    prevStart = -1;
+  }
+
+  /** The reusable key view over the current cell; never handed out. */
+  private Cell currentKey() {
+    return keyAt(curStart);
+  }
+
+  private Cell keyAt(int cellStart) {
+    int keyLength = buf.getInt(cellStart);
+    if (array != null) {
+      heapKey.setKey(array, arrayOffset + cellStart + LENGTHS, keyLength);
+      return heapKey;
+    }
+    directKey.setKey(buf, cellStart + LENGTHS, keyLength);
+    return directKey;
+  }
+
+  @Override
+  public int compareKey(CellComparator cmp, Cell key) {
+    return PrivateCellUtil.compareKeyIgnoresMvcc(cmp, key, currentKey());
+  }
+
+  @Override
+  public Cell getKey() {
+    if (array != null) {
+      return new KeyValue.KeyOnlyKeyValue(array, arrayOffset + curStart + LENGTHS, curKeyLength);
+    }
+    return new ByteBufferKeyOnlyKeyValue(buf, curStart + LENGTHS, curKeyLength);
+  }
+
+  @Override
+  public ByteBuffer getValueShallowCopy() {
+    ByteBuffer dup = buf.duplicate();
+    int valueStart = curStart + LENGTHS + curKeyLength;
+    dup.position(valueStart).limit(valueStart + curValueLength);
+    return dup.slice();
+  }
+
+  @Override
+  public Cell getCell() {
+    int length = LENGTHS + curKeyLength + curValueLength;
+    boolean withTags = curTagsLength > 0;
+    if (withTags) {
+      length += Bytes.SIZEOF_SHORT + curTagsLength;
+    }
+    if (array != null) {
+      int offset = arrayOffset + curStart;
+      return withTags
+        ? new SizeCachedKeyValue(array, offset, length, curSeqId, curKeyLength)
+        : new SizeCachedNoTagsKeyValue(array, offset, length, curSeqId, curKeyLength);
+    }
+    return withTags
+      ? new SizeCachedByteBufferKeyValue(buf, curStart, length, curSeqId, curKeyLength)
+      : new SizeCachedNoTagsByteBufferKeyValue(buf, curStart, length, curSeqId, curKeyLength);
+  }
+}
