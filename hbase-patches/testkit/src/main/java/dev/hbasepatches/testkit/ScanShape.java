@@ -130,11 +130,45 @@ public enum ScanShape {
     }
   }
 
+  /** How a multi-version shape spreads over several files. */
+  public enum Layout {
+    /** Version {@code v} of every column in file {@code v % files}: newer versions, newer flushes. */
+    VERSIONS_ACROSS_FILES("versionsAcrossFiles"),
+    /** Whole rows, all their versions, round-robin over the files (as single-version shapes do). */
+    ROWS_ACROSS_FILES("rowsAcrossFiles");
+
+    private final String paramName;
+
+    Layout(String paramName) {
+      this.paramName = paramName;
+    }
+
+    public String paramName() {
+      return paramName;
+    }
+
+    public static Layout of(String name) {
+      for (Layout l : values()) {
+        if (l.paramName.equals(name) || l.name().equals(name)) {
+          return l;
+        }
+      }
+      throw new IllegalArgumentException("Unknown layout '" + name + "'; expected "
+        + VERSIONS_ACROSS_FILES.paramName + " or " + ROWS_ACROSS_FILES.paramName);
+    }
+  }
+
   /**
    * Generates about {@code approxCells} stored data cells spread over {@code files} flushes, plus
    * (with {@code memstoreShare > 0}) that share of the rows left unflushed in the memstore.
    */
   public ShapeData generate(int approxCells, int files, double memstoreShare, long seed) {
+    return generate(approxCells, files, memstoreShare, seed, Layout.VERSIONS_ACROSS_FILES);
+  }
+
+  /** As {@link #generate(int, int, double, long)} with a chosen multi-version layout. */
+  public ShapeData generate(int approxCells, int files, double memstoreShare, long seed,
+    Layout layout) {
     if (files < 1) {
       throw new IllegalArgumentException("files must be >= 1, was " + files);
     }
@@ -179,7 +213,8 @@ public enum ScanShape {
             put.addColumn(FAMILY, qualifier(c), DATA_TS + v, value(random));
             cells++;
           }
-          (inMemstore ? memstore : fileBatches.get(v % files)).add(put);
+          int file = layout == Layout.VERSIONS_ACROSS_FILES ? v % files : r % files;
+          (inMemstore ? memstore : fileBatches.get(file)).add(put);
         }
       }
     }

@@ -116,6 +116,26 @@ public class ScanShapeTest {
   }
 
   @Test
+  public void layoutsDecideWhereVersionsGo() {
+    ScanShape shape = ScanShape.ONE_VERSION_OF_TEN;
+    for (ScanShape.Layout layout : ScanShape.Layout.values()) {
+      ScanShape.ShapeData d = shape.generate(2_000, 4, 0, 9, layout);
+      java.util.Map<String, java.util.Set<Integer>> filesOfRow = new java.util.HashMap<>();
+      for (int f = 0; f < d.files().size(); f++) {
+        for (Mutation m : d.files().get(f)) {
+          filesOfRow.computeIfAbsent(Bytes.toString(m.getRow()), k -> new java.util.HashSet<>())
+            .add(f);
+        }
+      }
+      for (java.util.Set<Integer> files : filesOfRow.values()) {
+        assertEquals(layout.paramName(),
+          layout == ScanShape.Layout.ROWS_ACROSS_FILES ? 1 : 4, files.size());
+      }
+      assertEquals(layout, ScanShape.Layout.of(layout.paramName()));
+    }
+  }
+
+  @Test
   public void badArgumentsAreRefusedClearly() {
     IllegalArgumentException e =
       assertThrows(IllegalArgumentException.class, () -> ScanShape.of("timeRangeMis"));

@@ -72,6 +72,10 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
   @Param({ "500000" })
   public int cells;
 
+  /** How multi-version shapes spread over the files (see ScanShape.Layout). */
+  @Param({ "versionsAcrossFiles" })
+  public String layout;
+
   /** PATCHED's skip budget; empty means the module's default. */
   @Param({ "" })
   public String maxSkips;
@@ -107,7 +111,8 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
       b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, maxSkips);
     }
     region = b.build();
-    ScanShape.ShapeData data = scanShape.generate(cells, files, 0, seed);
+    ScanShape.ShapeData data =
+      scanShape.generate(cells, files, 0, seed, ScanShape.Layout.of(layout));
     data.loadInto(region);
     storedCells = data.storedCells();
     int fileCount = region.storeFileCount(ScanShape.FAMILY);
