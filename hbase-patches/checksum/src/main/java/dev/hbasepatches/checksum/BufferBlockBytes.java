@@ -1,0 +1,109 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.checksum;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.Checksum;
+
+/**
+ * A block in a ByteBuffer with no accessible array: direct (the CRC reads it by address), or a
+ * read-only heap buffer (the JDK's CRC then reads it through a small scratch array; rare in HBase).
+ */
+final class BufferBlockBytes extends BlockBytes {
+
+  /** Walked chunk by chunk: its limit is moved to each chunk's end and the CRC consumes it. */
+  private final ByteBuffer chunkView;
+  /** Absolute big-endian reads and writes of header fields and checksums. */
+  private final ByteBuffer fieldView;
+  private final int base;
+  private final int length;
+
+  BufferBlockBytes(ByteBuffer buffer, int base, int length) {
+    this.chunkView = buffer.duplicate();
+    this.fieldView = buffer.duplicate().order(ByteOrder.BIG_ENDIAN);
+    this.base = base;
+    this.length = length;
+  }
+
+  @Override
+  int length() {
+    return length;
+  }
+
+  @Override
+  byte byteAt(int index) {
+    return fieldView.get(base + index);
+  }
+
+  @Override
+  int intAt(int index) {
+    return fieldView.getInt(base + index);
+  }
+
+  @Override
+  void putInt(int index, int value) {
+    fieldView.putInt(base + index, value);
+  }
+
+  @Override
+  void generate(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
+    ByteBuffer v = chunkView;
+    v.clear().position(base);
+    int sum = base + sumsAt;
+    for (int off = base, end = base + dataLen; off < end; sum += BlockLayout.CHECKSUM_SIZE) {
+      int n = Math.min(bytesPerChecksum, end - off);
+      off += n;
+      // The previous chunk left the position at this chunk's start.
+      v.limit(off);
+      crc.reset();
+      crc.update(v);
+      fieldView.putInt(sum, (int) crc.getValue());
+    }
+  }
+
+  @Override
+  int firstBadChunk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
+    ByteBuffer v = chunkView;
+    ByteBuffer sums = fieldView;
+    v.clear().position(base);
+    int sum = base + sumsAt;
+    int chunk = 0;
+    for (int off = base, end = base + dataLen; off < end; chunk++) {
+      int n = Math.min(bytesPerChecksum, end - off);
+      off += n;
+      v.limit(off);
+      crc.reset();
+      crc.update(v);
+      if ((int) crc.getValue() != sums.getInt(sum)) {
+        return chunk;
+      }
+      sum += BlockLayout.CHECKSUM_SIZE;
+    }
+    return -1;
+  }
+
+  @Override
+  int crcOf(Checksum crc, int start, int len) {
+    ByteBuffer v = chunkView;
+    v.clear().position(base + start).limit(base + start + len);
+    crc.reset();
+    crc.update(v);
+    return (int) crc.getValue();
+  }
+}

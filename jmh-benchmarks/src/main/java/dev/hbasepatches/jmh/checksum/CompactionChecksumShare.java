@@ -1,0 +1,296 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.checksum;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.hbase.util.ChecksumType;
+
+/**
+ * How much of a major compaction's CPU goes to HFile block checksums (the HBASE-11927 table):
+ * compactions of a real HRegion with checksum type NULL, CRC32 and CRC32C, measured as compacting
+ * thread CPU time (not wall), in one JVM with HotSpot's CRC intrinsics and one without.
+ * <p>
+ * The share is read two ways: (CPU with checksums - CPU with NULL) / CPU with checksums, over
+ * interleaved rounds; and JFR samples of the compacting thread that were inside checksum code, from
+ * separate sampled rounds (the sampler's own cost stays out of the CPU times).
+ * <p>
+ * Run: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.checksum.CompactionChecksumShare
+ * [--files 4] [--rows 30000] [--value 200] [--warmup 1] [--rounds 3]}. It forks three JVMs: CRC
+ * intrinsics on with blocks read into heap buffers (a standalone region's default), intrinsics on
+ * with blocks read into pooled direct buffers (a RegionServer's default), and intrinsics off. The
+ * defaults keep a run to about three minutes; use more rounds for tighter intervals.
+ */
+public final class CompactionChecksumShare {
+
+  /** The JDK 17 opens HBase needs; the same list as HBaseBenchmark's forks. */
+  private static final List<String> JDK17_OPENS = List.of("-Xms2g", "-Xmx2g",
+    "-Djava.net.preferIPv4Stack=true",
+    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+    "--add-modules", "jdk.unsupported",
+    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+    "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+    "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+    "--add-opens", "java.base/java.util=ALL-UNNAMED",
+    "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
+    "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+    "--add-opens", "java.base/jdk.internal.util.random=ALL-UNNAMED");
+  private static final List<String> NO_CRC_INTRINSICS = List.of("-XX:+UnlockDiagnosticVMOptions",
+    "-XX:-UseCRC32Intrinsics", "-XX:-UseCRC32CIntrinsics");
+
+  private static final ChecksumType[] TYPES =
+    { ChecksumType.NULL, ChecksumType.CRC32, ChecksumType.CRC32C };
+
+  private final int files;
+  private final int rows;
+  private final int valueBytes;
+  private final int warmup;
+  private final int rounds;
+
+  private CompactionChecksumShare(int files, int rows, int valueBytes, int warmup, int rounds) {
+    if (files < 2 || rows < 1 || valueBytes < 2 || warmup < 0 || rounds < 2) {
+      throw new IllegalArgumentException("need files >= 2, rows >= 1, value >= 2, warmup >= 0,"
+        + " rounds >= 2; got files=" + files + " rows=" + rows + " value=" + valueBytes
+        + " warmup=" + warmup + " rounds=" + rounds);
+    }
+    this.files = files;
+    this.rows = rows;
+    this.valueBytes = valueBytes;
+    this.warmup = warmup;
+    this.rounds = rounds;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opts = parse(args);
+    CompactionChecksumShare run = new CompactionChecksumShare(
+      Integer.parseInt(opts.getOrDefault("files", "4")),
+      Integer.parseInt(opts.getOrDefault("rows", "30000")),
+      Integer.parseInt(opts.getOrDefault("value", "200")),
+      Integer.parseInt(opts.getOrDefault("warmup", "1")),
+      Integer.parseInt(opts.getOrDefault("rounds", "3")));
+    if (opts.containsKey("in-process")) {
+      String allocator = opts.getOrDefault("allocator", "heap");
+      if (allocator.equals("pooled")) {
+        CompactionRegion.usePooledDirectReads();
+      } else if (!allocator.equals("heap")) {
+        throw new IllegalArgumentException("--allocator is heap or pooled, not " + allocator);
+      }
+      run.measure(opts.getOrDefault("intrinsics", "on"), allocator);
+    } else {
+      run.forkBoth(args);
+    }
+  }
+
+  private static Map<String, String> parse(String[] args) {
+    Map<String, String> opts = new java.util.HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
+      }
+      String key = args[i].substring(2);
+      if (key.equals("in-process")) {
+        opts.put(key, "true");
+      } else if (i + 1 < args.length) {
+        opts.put(key, args[++i]);
+      } else {
+        throw new IllegalArgumentException("--" + key + " needs a value");
+      }
+    }
+    return opts;
+  }
+
+  private void forkBoth(String[] args) throws IOException, InterruptedException {
+    System.out.printf("Compaction checksum share: %d HFiles x %d rows (values %d-%d B), %d warmup"
+      + " + %d measured rounds per type, date %s%n", files, rows, valueBytes / 2, valueBytes,
+      warmup, rounds, ZonedDateTime.now());
+    System.out.printf("JVM %s %s, %d CPUs%n%n", System.getProperty("java.vm.name"),
+      System.getProperty("java.runtime.version"), Runtime.getRuntime().availableProcessors());
+    String[][] forks = { { "on", "heap" }, { "on", "pooled" }, { "off", "heap" } };
+    for (String[] fork : forks) {
+      String intrinsics = fork[0];
+      List<String> cmd = new ArrayList<>();
+      cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+      cmd.addAll(JDK17_OPENS);
+      if (intrinsics.equals("off")) {
+        cmd.addAll(NO_CRC_INTRINSICS);
+      }
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(CompactionChecksumShare.class.getName());
+      cmd.addAll(Arrays.asList(args));
+      cmd.add("--in-process");
+      cmd.add("--intrinsics");
+      cmd.add(intrinsics);
+      cmd.add("--allocator");
+      cmd.add(fork[1]);
+      Process p = new ProcessBuilder(cmd).inheritIO().start();
+      int rc = p.waitFor();
+      if (rc != 0) {
+        throw new IOException("fork " + Arrays.toString(fork) + " exited " + rc);
+      }
+    }
+  }
+
+  private void measure(String intrinsics, String allocator) throws IOException {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    Map<ChecksumType, List<Long>> cpu = new EnumMap<>(ChecksumType.class);
+    Map<ChecksumType, List<Long>> wall = new EnumMap<>(ChecksumType.class);
+    Map<ChecksumType, Long> bytes = new EnumMap<>(ChecksumType.class);
+    for (ChecksumType t : TYPES) {
+      cpu.put(t, new ArrayList<>());
+      wall.put(t, new ArrayList<>());
+    }
+    for (int round = 0; round < warmup + rounds; round++) {
+      for (int k = 0; k < TYPES.length; k++) {
+        // Rotate the order each round so drift does not favour one type.
+        ChecksumType type = TYPES[(k + round) % TYPES.length];
+        try (CompactionRegion region = CompactionRegion.create(type)) {
+          region.load(files, rows, valueBytes, round);
+          long in = region.storeFileBytes();
+          System.gc();
+          long c0 = mx.getCurrentThreadCpuTime();
+          long w0 = System.nanoTime();
+          region.majorCompact();
+          long w1 = System.nanoTime();
+          long c1 = mx.getCurrentThreadCpuTime();
+          if (region.storeFileCount() != 1) {
+            throw new IllegalStateException("major compaction left " + region.storeFileCount()
+              + " files");
+          }
+          if (round >= warmup) {
+            cpu.get(type).add(c1 - c0);
+            wall.get(type).add(w1 - w0);
+            bytes.put(type, in + region.storeFileBytes());
+          }
+        }
+      }
+    }
+    // Sampled rounds, separate so the recorder's own cost stays out of the CPU times above.
+    Map<ChecksumType, long[]> samples = new EnumMap<>(ChecksumType.class);
+    for (ChecksumType t : TYPES) {
+      samples.put(t, new long[3]);
+    }
+    for (int round = 0; round < rounds; round++) {
+      for (ChecksumType type : TYPES) {
+        try (CompactionRegion region = CompactionRegion.create(type)) {
+          region.load(files, rows, valueBytes, 1000 + round);
+          System.gc();
+          ChecksumSampleCounter.Counts c = ChecksumSampleCounter.sample(region::majorCompact);
+          samples.get(type)[0] += c.checksum;
+          samples.get(type)[1] += c.total;
+          samples.get(type)[2] += c.verify;
+        }
+      }
+    }
+    report(intrinsics, allocator, cpu, wall, bytes, samples);
+  }
+
+  private void report(String intrinsics, String allocator, Map<ChecksumType, List<Long>> cpu,
+    Map<ChecksumType, List<Long>> wall, Map<ChecksumType, Long> bytes,
+    Map<ChecksumType, long[]> samples) {
+    Stats none = Stats.of(cpu.get(ChecksumType.NULL));
+    System.out.printf(Locale.ROOT, "CRC intrinsics %s, blocks read into %s buffers (%s)%n%n",
+      intrinsics, allocator.equals("pooled") ? "pooled direct" : "heap",
+      ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("-XX:")).reduce((a, b) -> a + " " + b).orElse("defaults"));
+    System.out.println("| checksum | compaction thread CPU ms (mean ± 95% CI, n) | wall ms |"
+      + " MB read+written | checksum CPU ms (vs NULL) | checksum share, CPU difference |"
+      + " checksum share, JFR samples [95% CI] (checksum of all) | of which verify on read |");
+    System.out.println("|---|---|---|---|---|---|---|---|");
+    for (ChecksumType type : TYPES) {
+      Stats s = Stats.of(cpu.get(type));
+      Stats w = Stats.of(wall.get(type));
+      long[] c = samples.get(type);
+      String diff;
+      String share;
+      if (type == ChecksumType.NULL) {
+        diff = "-";
+        share = "-";
+      } else {
+        double d = s.mean - none.mean;
+        double dErr = Math.hypot(s.halfWidth, none.halfWidth);
+        diff = String.format(Locale.ROOT, "%.0f ± %.0f", d / 1e6, dErr / 1e6);
+        // share = 1 - NULL/T; first-order error propagation of both intervals.
+        double sh = 1 - none.mean / s.mean;
+        double shErr = Math.hypot(none.halfWidth / s.mean, none.mean * s.halfWidth / (s.mean
+          * s.mean));
+        share = String.format(Locale.ROOT, "%.1f%% ± %.1f%%", 100 * sh, 100 * shErr);
+      }
+      double[] wilson = wilson95(c[0], c[1]);
+      System.out.printf(Locale.ROOT, "| %s | %.0f ± %.0f (n=%d) | %.0f | %.1f | %s | %s |"
+        + " %.1f%% [%.1f%%, %.1f%%] (%d of %d) | %d |%n", type, s.mean / 1e6, s.halfWidth / 1e6,
+        s.n, w.mean / 1e6, bytes.get(type) / 1e6, diff, share, 100.0 * c[0] / c[1],
+        100 * wilson[0], 100 * wilson[1], c[0], c[1], c[2]);
+    }
+    System.out.println();
+  }
+
+  /** The Wilson 95% interval of a binomial proportion: sound even with few or no hits. */
+  static double[] wilson95(long hits, long n) {
+    if (n == 0) {
+      return new double[] { Double.NaN, Double.NaN };
+    }
+    double z = 1.96;
+    double p = (double) hits / n;
+    double denom = 1 + z * z / n;
+    double centre = (p + z * z / (2.0 * n)) / denom;
+    double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / denom;
+    return new double[] { Math.max(0, centre - half), Math.min(1, centre + half) };
+  }
+
+  /** Mean and 95% confidence half-width (Student's t) of a small sample. */
+  private static final class Stats {
+    private static final double[] T95 = { Double.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
+      2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093,
+      2.086 };
+
+    final int n;
+    final double mean;
+    final double halfWidth;
+
+    private Stats(int n, double mean, double halfWidth) {
+      this.n = n;
+      this.mean = mean;
+      this.halfWidth = halfWidth;
+    }
+
+    static Stats of(List<Long> xs) {
+      int n = xs.size();
+      double mean = xs.stream().mapToLong(Long::longValue).average().orElse(Double.NaN);
+      double ss = 0;
+      for (long x : xs) {
+        ss += (x - mean) * (x - mean);
+      }
+      double sd = n > 1 ? Math.sqrt(ss / (n - 1)) : Double.NaN;
+      double t = n - 1 < T95.length ? T95[n - 1] : 1.96;
+      return new Stats(n, mean, t * sd / Math.sqrt(n));
+    }
+  }
+}
