@@ -116,14 +116,19 @@ public class BlockSeekBenchmark extends HBaseBenchmark {
       HConstants.HFILEBLOCK_DUMMY_HEADER, ctx);
     ByteArrayOutputStream baos = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(baos);
+    // As the HFile writer does: a header in front, which some encoders patch at the end
+    // (FAST_DIFF/PREFIX store the unencoded size there) while others append a trailer.
+    out.write(HConstants.HFILEBLOCK_DUMMY_HEADER);
     encoder.startBlockEncoding(ectx, out);
     for (Cell c : cells) {
       encoder.encode(c, ectx, out);
     }
-    encoder.endBlockEncoding(ectx, out, null);
+    byte[] beforeEnd = baos.toByteArray();
+    encoder.endBlockEncoding(ectx, out, beforeEnd);
     byte[] block = baos.toByteArray();
-    ByteBuffer data = ByteBuffer.wrap(block, DataBlockEncoding.ID_SIZE,
-      block.length - DataBlockEncoding.ID_SIZE).slice();
+    System.arraycopy(beforeEnd, 0, block, 0, beforeEnd.length);
+    int start = HConstants.HFILEBLOCK_HEADER_SIZE + DataBlockEncoding.ID_SIZE;
+    ByteBuffer data = ByteBuffer.wrap(block, start, block.length - start).slice();
     seeker = encoder.createSeeker(encoder.newDataBlockDecodingContext(conf, ctx));
     seeker.setCurrentBuffer(new SingleByteBuff(data));
     Random rnd = new Random(7);
