@@ -39,6 +39,18 @@ import org.openjdk.jmh.annotations.Fork;
   "--add-opens", "java.base/jdk.internal.util.random=ALL-UNNAMED" })
 public abstract class HBaseBenchmark {
 
+  /**
+   * The JVM options this class's {@code @Fork} gives every fork, for harnesses that start their
+   * own JVMs: one list, read from the annotation, so the two cannot drift apart.
+   */
+  public static java.util.List<String> forkJvmArgs() {
+    Fork fork = HBaseBenchmark.class.getAnnotation(Fork.class);
+    if (fork == null) {
+      throw new IllegalStateException("HBaseBenchmark lost its @Fork annotation");
+    }
+    return java.util.List.of(fork.jvmArgsAppend());
+  }
+
   /** The three sides every benchmark compares. */
   public enum Mode {
     /** The behaviour before the change. */

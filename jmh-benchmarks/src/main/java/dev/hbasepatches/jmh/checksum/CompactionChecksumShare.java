@@ -17,6 +17,8 @@
  */
 package dev.hbasepatches.jmh.checksum;
 
+import dev.hbasepatches.jmh.HBaseBenchmark;
+
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -47,21 +49,8 @@ import org.apache.hadoop.hbase.util.ChecksumType;
  */
 public final class CompactionChecksumShare {
 
-  /** The JDK 17 opens HBase needs; the same list as HBaseBenchmark's forks. */
-  private static final List<String> JDK17_OPENS = List.of("-Xms2g", "-Xmx2g",
-    "-Djava.net.preferIPv4Stack=true",
-    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-    "--add-modules", "jdk.unsupported",
-    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-    "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-    "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-    "--add-opens", "java.base/java.util=ALL-UNNAMED",
-    "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
-    "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-    "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-    "--add-opens", "java.base/jdk.internal.util.random=ALL-UNNAMED");
+  /** The JDK 17 opens HBase needs: exactly what HBaseBenchmark's forks get. */
+  private static final List<String> JDK17_OPENS = HBaseBenchmark.forkJvmArgs();
   private static final List<String> NO_CRC_INTRINSICS = List.of("-XX:+UnlockDiagnosticVMOptions",
     "-XX:-UseCRC32Intrinsics", "-XX:-UseCRC32CIntrinsics");
 
