@@ -135,7 +135,13 @@ public enum ScanShape {
     /** Version {@code v} of every column in file {@code v % files}: newer versions, newer flushes. */
     VERSIONS_ACROSS_FILES("versionsAcrossFiles"),
     /** Whole rows, all their versions, round-robin over the files (as single-version shapes do). */
-    ROWS_ACROSS_FILES("rowsAcrossFiles");
+    ROWS_ACROSS_FILES("rowsAcrossFiles"),
+    /**
+     * Contiguous row ranges, one per file, with all their versions: what a client writing rows in
+     * key order leaves behind when the memstore flushes every {@code rows / files} rows. Applies to
+     * single-version shapes too.
+     */
+    ROW_RANGES("rowRanges");
 
     private final String paramName;
 
@@ -154,7 +160,8 @@ public enum ScanShape {
         }
       }
       throw new IllegalArgumentException("Unknown layout '" + name + "'; expected "
-        + VERSIONS_ACROSS_FILES.paramName + " or " + ROWS_ACROSS_FILES.paramName);
+        + VERSIONS_ACROSS_FILES.paramName + ", " + ROWS_ACROSS_FILES.paramName + " or "
+        + ROW_RANGES.paramName);
     }
   }
 
@@ -194,7 +201,8 @@ public enum ScanShape {
           put.addColumn(FAMILY, qualifier(c), DATA_TS, value(random));
           cells++;
         }
-        List<Mutation> target = inMemstore ? memstore : fileBatches.get(r % files);
+        int file = layout == Layout.ROW_RANGES ? rangeFile(r, rows, files) : r % files;
+        List<Mutation> target = inMemstore ? memstore : fileBatches.get(file);
         target.add(put);
         if (this == DELETED_COLUMNS) {
           Delete delete = new Delete(row);
@@ -213,7 +221,17 @@ public enum ScanShape {
             put.addColumn(FAMILY, qualifier(c), DATA_TS + v, value(random));
             cells++;
           }
-          int file = layout == Layout.VERSIONS_ACROSS_FILES ? v % files : r % files;
+          int file;
+          switch (layout) {
+            case VERSIONS_ACROSS_FILES:
+              file = v % files;
+              break;
+            case ROW_RANGES:
+              file = rangeFile(r, rows, files);
+              break;
+            default:
+              file = r % files;
+          }
           (inMemstore ? memstore : fileBatches.get(file)).add(put);
         }
       }
@@ -234,6 +252,11 @@ public enum ScanShape {
     }
     return new ShapeData(this, Collections.unmodifiableList(nonEmpty),
       Collections.unmodifiableList(memstore), cells, rows, seed);
+  }
+
+  /** The file holding row {@code r} when {@code rows} rows are cut into {@code files} ranges. */
+  private static int rangeFile(int r, int rows, int files) {
+    return (int) ((long) r * files / rows);
   }
 
   /** Deleted columns leave q0 and q9 alive, so every row still returns cells at both ends. */

@@ -129,9 +129,38 @@ public class ScanShapeTest {
       }
       for (java.util.Set<Integer> files : filesOfRow.values()) {
         assertEquals(layout.paramName(),
-          layout == ScanShape.Layout.ROWS_ACROSS_FILES ? 1 : 4, files.size());
+          layout == ScanShape.Layout.VERSIONS_ACROSS_FILES ? 4 : 1, files.size());
+      }
+      if (layout == ScanShape.Layout.ROW_RANGES) {
+        assertContiguousRanges(d);
       }
       assertEquals(layout, ScanShape.Layout.of(layout.paramName()));
+    }
+    // Single-version shapes honour ROW_RANGES too.
+    assertContiguousRanges(
+      ScanShape.FULL_SCAN.generate(2_000, 4, 0, 9, ScanShape.Layout.ROW_RANGES));
+  }
+
+  /** Every row of file f sorts before every row of file f + 1, and no file is empty. */
+  private static void assertContiguousRanges(ScanShape.ShapeData d) {
+    assertEquals(4, d.files().size());
+    byte[] lastOfPrevious = null;
+    for (List<Mutation> file : d.files()) {
+      byte[] first = null;
+      byte[] last = null;
+      for (Mutation m : file) {
+        if (Bytes.toString(m.getRow()).startsWith("sentinel")) {
+          continue;
+        }
+        first = first == null || Bytes.compareTo(m.getRow(), first) < 0 ? m.getRow() : first;
+        last = last == null || Bytes.compareTo(m.getRow(), last) > 0 ? m.getRow() : last;
+      }
+      assertTrue("file holds rows", first != null);
+      if (lastOfPrevious != null) {
+        assertTrue(Bytes.toString(lastOfPrevious) + " < " + Bytes.toString(first),
+          Bytes.compareTo(lastOfPrevious, first) < 0);
+      }
+      lastOfPrevious = last;
     }
   }
 
