@@ -36,6 +36,7 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParseException;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
 import org.apache.hbase.thirdparty.com.google.gson.JsonPrimitive;
+import org.openjdk.jmh.util.ListStatistics;
 
 /**
  * Reads the file JMH writes with {@code -rf json}: a JSON array with one object per benchmark
@@ -144,6 +145,15 @@ final class JmhJsonParser {
     JmhResult.Toolchain toolchain = new JmhResult.Toolchain(optionalString(o, "jmhVersion", where),
       optionalString(o, "jdkVersion", where), optionalString(o, "vmName", where),
       optionalString(o, "vmVersion", where), optionalString(o, "jvm", where));
+    Metric cpu = secondary.remove(CPU_COUNTER);
+    if (cpu != null && "thrpt".equals(jmhMode)) {
+      boolean cells = secondary.containsKey(CELLS_COUNTER);
+      JsonObject work = cells
+        ? secondaryObject.getAsJsonObject(CELLS_COUNTER)
+        : primaryObject;
+      secondary.put(cells ? CELLS_PER_CPU : OPS_PER_CPU, perCpuSecond(work,
+        secondaryObject.getAsJsonObject(CPU_COUNTER), cells ? "cells" : "ops", where));
+    }
     Metric score = secondary.get(CELLS_COUNTER);
     if (score != null && "thrpt".equals(jmhMode)) {
       // A benchmark that counts stored cells with an @AuxCounters field named "cells" is scored
@@ -159,6 +169,62 @@ final class JmhJsonParser {
 
   /** The @AuxCounters field a scan benchmark uses to report stored cells crossed. */
   static final String CELLS_COUNTER = "cells";
+
+  /** The @AuxCounters field holding the process CPU nanoseconds the measured calls used. */
+  static final String CPU_COUNTER = "cpuNanos";
+
+  /** Derived from {@link #CPU_COUNTER}: the work done per CPU second. */
+  static final String CELLS_PER_CPU = "cells per CPU second";
+  static final String OPS_PER_CPU = "ops per CPU second";
+
+  /**
+   * Work per CPU second, iteration by iteration: each iteration's work rate divided by its CPU
+   * rate (both are per wall second, so wall time cancels), then mean and 99.9% interval over all
+   * iterations of all forks as JMH computes its own scores. Dividing the two averages instead
+   * would mix iterations and overstate the error, since both counters move together.
+   */
+  private static Metric perCpuSecond(JsonObject work, JsonObject cpu, String noun, String where)
+    throws BadInputException {
+    double[] w = raw(work, where);
+    double[] c = raw(cpu, where);
+    if (w.length != c.length || w.length == 0) {
+      throw new BadInputException(where + ": \"" + CPU_COUNTER + "\" has " + c.length
+        + " raw iterations but the work counter has " + w.length);
+    }
+    ListStatistics stats = new ListStatistics();
+    for (int i = 0; i < w.length; i++) {
+      if (c[i] > 0) {
+        stats.addValue(w[i] / c[i] * 1e9);
+      }
+    }
+    if (stats.getN() == 0) {
+      return new Metric(Double.NaN, Double.NaN, noun + "/cpu-s");
+    }
+    double error = stats.getN() > 1 ? stats.getMeanErrorAt(0.999) : Double.NaN;
+    return new Metric(stats.getMean(), error, noun + "/cpu-s");
+  }
+
+  /** A metric's raw iteration scores, all forks in order. */
+  private static double[] raw(JsonObject metric, String where) throws BadInputException {
+    JsonElement data = metric.get("rawData");
+    if (data == null || !data.isJsonArray()) {
+      throw new BadInputException(where + ": a CPU-time counter needs \"rawData\" to divide by");
+    }
+    List<Double> values = new ArrayList<>();
+    for (JsonElement fork : data.getAsJsonArray()) {
+      if (!fork.isJsonArray()) {
+        throw new BadInputException(where + ": \"rawData\" is not an array of arrays");
+      }
+      for (JsonElement v : fork.getAsJsonArray()) {
+        values.add(number(v, "rawData[]", where));
+      }
+    }
+    double[] out = new double[values.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = values.get(i);
+    }
+    return out;
+  }
 
   private static Metric metric(JsonObject m, String field, String where, boolean primary)
     throws BadInputException {

@@ -37,9 +37,12 @@ record Ratio(double value, double error) {
   private static final Pattern TIME_PER_OP =
     Pattern.compile("(ns|us|\u00b5s|ms|s|min|hr|day)/op");
 
-  /** JMH's throughput units, also used by {@code @AuxCounters(OPERATIONS)}; higher is better. */
+  /**
+   * JMH's throughput units, also used by {@code @AuxCounters(OPERATIONS)}, and the derived work
+   * per CPU second ({@code cells/cpu-s}); higher is better.
+   */
   private static final Pattern OPS_PER_TIME =
-    Pattern.compile("(ops|cells)/(ns|us|\u00b5s|ms|s|min|hr|day)");
+    Pattern.compile("(ops|cells)/(cpu-)?(ns|us|\u00b5s|ms|s|min|hr|day)");
 
   /** Which way a unit improves, where the unit alone says so. */
   enum Better {

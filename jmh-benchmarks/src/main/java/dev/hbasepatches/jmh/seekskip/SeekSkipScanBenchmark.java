@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.seekskip;
 
+import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.seekskip.BoundedSkipPolicy;
 import dev.hbasepatches.seekskip.SeekSkipCompactor;
@@ -87,15 +88,20 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
   private ScanShape scanShape;
   private long storedCells;
 
-  /** Stored cells crossed, reported by JMH per second beside the scan rate. */
+  /**
+   * Stored cells crossed, reported by JMH per second beside the scan rate, and the process CPU
+   * time the scans used, from which the report derives cells per CPU second.
+   */
   @AuxCounters(AuxCounters.Type.OPERATIONS)
   @State(Scope.Thread)
   public static class CellsScanned {
     public long cells;
+    public long cpuNanos;
 
     @Setup(Level.Iteration)
     public void reset() {
       cells = 0;
+      cpuNanos = 0;
     }
   }
 
@@ -151,7 +157,9 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
 
   @Benchmark
   public long scan(Blackhole bh, CellsScanned counter) throws IOException {
+    long cpuStart = CpuTime.processNanos();
     long returned = scanOnce(bh);
+    counter.cpuNanos += CpuTime.processNanos() - cpuStart;
     counter.cells += storedCells;
     return returned;
   }

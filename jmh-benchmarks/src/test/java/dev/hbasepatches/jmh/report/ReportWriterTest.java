@@ -353,6 +353,34 @@ public class ReportWriterTest {
     assertTrue(results.get(0).secondary().containsKey(ResultTables.ALLOC_METRIC));
   }
 
+  @Test
+  public void cpuCounterBecomesWorkPerCpuSecondIterationByIteration() throws Exception {
+    // Two forks of two iterations; per-second rates of cells and of CPU nanoseconds.
+    String json = "[{\"benchmark\": \"" + SEEK + "\", \"mode\": \"thrpt\","
+      + " \"params\": {\"mode\": \"PATCHED\"},"
+      + " \"primaryMetric\": {\"score\": 2.0, \"scoreError\": 0.1, \"scoreUnit\": \"ops/s\","
+      + "   \"rawData\": [[2, 2], [2, 2]]},"
+      + " \"secondaryMetrics\": {"
+      + "  \"cells\": {\"score\": 150, \"scoreError\": 90, \"scoreUnit\": \"ops/s\","
+      + "   \"rawData\": [[100, 200], [100, 200]]},"
+      + "  \"cpuNanos\": {\"score\": 7.5e8, \"scoreError\": 1e8, \"scoreUnit\": \"ops/s\","
+      + "   \"rawData\": [[5e8, 1e9], [5e8, 1e9]]}}}]";
+    JmhResult r = JmhJsonParser.parse(json, "cpu.json").get(0);
+    assertFalse("the raw counter is folded in", r.secondary().containsKey("cpuNanos"));
+    Metric perCpu = r.secondary().get(JmhJsonParser.CELLS_PER_CPU);
+    // Every iteration did 200 cells per CPU second although its wall rates differ by 2x.
+    assertEquals(200.0, perCpu.score(), 1e-9);
+    assertEquals(0.0, perCpu.error(), 1e-9);
+    assertEquals("cells/cpu-s", perCpu.unit());
+    assertEquals(Ratio.Better.HIGHER, Ratio.better(perCpu.unit()));
+    assertEquals(150.0, r.primary().score(), 1e-9);
+
+    String noRaw = json.replace("\"rawData\": [[5e8, 1e9], [5e8, 1e9]]", "\"x\": 1");
+    BadInputException e = org.junit.Assert.assertThrows(BadInputException.class,
+      () -> JmhJsonParser.parse(noRaw, "cpu.json"));
+    assertTrue(e.getMessage(), e.getMessage().contains("rawData"));
+  }
+
   private void assertBadInput(Path json, String expected) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
