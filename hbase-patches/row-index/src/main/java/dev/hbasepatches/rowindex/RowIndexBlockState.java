@@ -73,11 +73,11 @@ final class RowIndexBlockState extends EncodingState {
     int indexBytes = 0;
     if (lastRowLength < 0) {
       dataStart = out.size();
-      // The trailer is paid once per block; counting it up front keeps the writer's block-size
-      // check honest about what lands on disk (HBASE-23788 overshot by leaving the index out).
-      indexBytes = TRAILER_INTS_SIZE;
+      // Each row's offset counts toward the encoded size the writer checks against the block
+      // size, exactly as upstream counts it: counting anything more (e.g. the 8-byte trailer)
+      // would move block boundaries and our files would no longer equal upstream's.
       startRow(cell, 0);
-      indexBytes += Bytes.SIZEOF_INT;
+      indexBytes = Bytes.SIZEOF_INT;
     } else {
       int cmp = comparator.compareRows(cell, lastRow, 0, lastRowLength);
       if (cmp < 0) {

@@ -1,0 +1,239 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.rowindex;
+
+import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.rowindex.RowIndexEncoder;
+import dev.hbasepatches.rowindex.RowIndexInstaller;
+import dev.hbasepatches.rowindex.SeedTableData;
+import dev.hbasepatches.testkit.LocalRegion;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The seed's reads (HBASE-16213) on a real HRegion holding the seed's table (int pk, two floats,
+ * one int, Phoenix's empty column; 64 KB blocks, one HFile after the flush):
+ * <ul>
+ * <li>{@code randomGet}: one Get of a random existing row (an op is one Get);</li>
+ * <li>{@code reverseScan100}: {@code ORDER BY pk DESC LIMIT 100} from a random row (an op is one
+ * 100-row reverse scan);</li>
+ * <li>{@code fullScan}: every cell, forward (an op is one whole scan);</li>
+ * <li>{@code countDeleted999}: {@code COUNT(*)} (first key only) after 99.9% of the rows were
+ * deleted with row markers flushed into a second file, not compacted;</li>
+ * <li>{@code reverseScanDeleted999}: {@code ORDER BY pk DESC LIMIT 100} from the end over the
+ * same deleted data.</li>
+ * </ul>
+ * {@code mode}: BASELINE is the {@code baseline} encoding (NONE, PREFIX or FAST_DIFF), UPSTREAM is
+ * ROW_INDEX_V1 with HBase's codec, PATCHED is ROW_INDEX_V1 with {@link RowIndexEncoder}
+ * installed for this fork's JVM (setup installs or takes it back per trial, so a fork never
+ * measures the wrong one). {@code cache}: {@code cached} reads a warmed on-heap block cache;
+ * {@code files} runs with no block cache, so every block is read and decoded from the HFile each
+ * time (through the OS page cache, not the disk). The score is ops/s; the {@code cells} counter
+ * is cells returned per second, the same unit in every case.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class RegionReadBenchmark extends HBaseBenchmark {
+
+  @Param({ "BASELINE", "PATCHED", "UPSTREAM" })
+  public Mode mode;
+
+  /** The encoding BASELINE runs; PATCHED and UPSTREAM ignore it. */
+  @Param({ "NONE" })
+  public String baseline;
+
+  @Param({ "randomGet", "reverseScan100", "fullScan", "countDeleted999",
+    "reverseScanDeleted999" })
+  public String workload;
+
+  @Param({ "cached", "files" })
+  public String cache;
+
+  /** Rows of the seed's table (four cells each); the seed used 4M, the full run 500k. */
+  @Param({ "100000" })
+  public int rows;
+
+  @Param({ "42" })
+  public long seed;
+
+  private LocalRegion region;
+  private byte[][] getRows;
+  private int next;
+
+  /** Cells returned, reported by JMH per second beside the op rate. */
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
+  @State(Scope.Thread)
+  public static class Returned {
+    public long cells;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      cells = 0;
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    DataBlockEncoding encoding;
+    switch (mode) {
+      case PATCHED:
+        RowIndexInstaller.install();
+        encoding = DataBlockEncoding.ROW_INDEX_V1;
+        break;
+      case UPSTREAM:
+        RowIndexInstaller.uninstall();
+        encoding = DataBlockEncoding.ROW_INDEX_V1;
+        break;
+      default:
+        RowIndexInstaller.uninstall();
+        encoding = DataBlockEncoding.valueOf(baseline);
+    }
+    boolean cached;
+    if ("cached".equals(cache)) {
+      cached = true;
+    } else if ("files".equals(cache)) {
+      cached = false;
+    } else {
+      throw new IllegalArgumentException("cache must be cached or files, was " + cache);
+    }
+    long start = System.nanoTime();
+    region = LocalRegion.builder("rowindex_" + workload).family(
+      Bytes.toString(SeedTableData.FAMILY)).encoding(encoding).blockSize(64 * 1024)
+      .blockCacheBytes(cached ? 512L * 1024 * 1024 : 0).build();
+    region.writeAndFlush(SeedTableData.puts(rows, seed));
+    if (workload.endsWith("Deleted999")) {
+      region.writeAndFlush(SeedTableData.deleteAllBut(rows, 1000));
+    } else if (!isKnownWorkload(workload)) {
+      throw new IllegalArgumentException("unknown workload " + workload);
+    }
+    if (cached) {
+      region.warm();
+    }
+    Random rnd = new Random(seed);
+    getRows = new byte[4096][];
+    for (int i = 0; i < getRows.length; i++) {
+      getRows[i] = SeedTableData.rowKey(rnd.nextInt(rows));
+    }
+    boolean ours = DataBlockEncoding.ROW_INDEX_V1.getEncoder() instanceof RowIndexEncoder;
+    if (ours != (mode == Mode.PATCHED)) {
+      throw new IllegalStateException("mode " + mode + " but the installed ROW_INDEX_V1 encoder is "
+        + DataBlockEncoding.ROW_INDEX_V1.getEncoder());
+    }
+    long returned = runOnce(null);
+    System.out.printf("# %s %s mode=%s encoding=%s rows=%d files=%d returnedCells=%d "
+      + "setup=%.1fs%n", workload, cache, mode, encoding, rows,
+      region.storeFileCount(SeedTableData.FAMILY), returned, (System.nanoTime() - start) / 1e9);
+  }
+
+  private static boolean isKnownWorkload(String w) {
+    return w.equals("randomGet") || w.equals("reverseScan100") || w.equals("fullScan");
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    try {
+      if (region != null) {
+        region.close();
+      }
+    } finally {
+      RowIndexInstaller.uninstall();
+    }
+  }
+
+  private long runOnce(Blackhole bh) throws IOException {
+    switch (workload) {
+      case "randomGet": {
+        Result r = region.region().get(new Get(getRows[next++ & (getRows.length - 1)]));
+        if (bh != null) {
+          bh.consume(r);
+        }
+        return r.size();
+      }
+      case "reverseScan100":
+        return scan(new Scan().withStartRow(getRows[next++ & (getRows.length - 1)])
+          .setReversed(true), 100, bh);
+      case "fullScan":
+        return scan(new Scan(), Integer.MAX_VALUE, bh);
+      case "countDeleted999":
+        return scan(new Scan().setFilter(new FirstKeyOnlyFilter()), Integer.MAX_VALUE, bh);
+      case "reverseScanDeleted999":
+        return scan(new Scan().setReversed(true), 100, bh);
+      default:
+        throw new IllegalArgumentException("unknown workload " + workload);
+    }
+  }
+
+  /**
+   * Runs the scan for at most {@code maxRows} rows (a RegionScanner hands out one row per
+   * {@code next}; {@code Scan.setLimit} is applied by the RPC layer, not by the region).
+   */
+  private long scan(Scan scan, int maxRows, Blackhole bh) throws IOException {
+    List<Cell> batch = new ArrayList<>();
+    long returned = 0;
+    int rowsSeen = 0;
+    try (RegionScanner scanner = region.region().getScanner(scan)) {
+      boolean more;
+      do {
+        more = scanner.next(batch);
+        if (!batch.isEmpty()) {
+          rowsSeen++;
+        }
+        returned += batch.size();
+        if (bh != null) {
+          bh.consume(batch);
+        }
+        batch.clear();
+      } while (more && rowsSeen < maxRows);
+    }
+    return returned;
+  }
+
+  @Benchmark
+  public long read(Blackhole bh, Returned counter) throws IOException {
+    long n = runOnce(bh);
+    counter.cells += n;
+    return n;
+  }
+}
