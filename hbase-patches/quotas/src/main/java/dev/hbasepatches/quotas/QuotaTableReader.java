@@ -118,8 +118,8 @@ final class QuotaTableReader {
     throws IOException {
     ClusterMetrics metrics;
     try (Admin admin = rs.getConnection().getAdmin()) {
-      metrics = admin.getClusterMetrics(
-        EnumSet.of(ClusterMetrics.Option.SERVERS_NAME, ClusterMetrics.Option.TABLE_TO_REGIONS_COUNT));
+      metrics = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.SERVERS_NAME,
+        ClusterMetrics.Option.TABLE_TO_REGIONS_COUNT));
     }
     int servers = metrics.getServersName().size();
     double perServer = servers == 0 ? 1 : 1.0 / servers;
