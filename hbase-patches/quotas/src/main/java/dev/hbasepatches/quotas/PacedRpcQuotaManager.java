@@ -67,6 +67,7 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   private final CostModel costs;
   private final String userOverrideKey;
   private final int refreshMs;
+  private final DefaultUserLimits defaults;
   private volatile QuotaSnapshot snapshot = QuotaSnapshot.EMPTY;
   private volatile boolean throttleEnabled = true;
   private ScheduledChore refresher;
@@ -82,6 +83,7 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
     this.quotaEnabled = QuotaUtil.isQuotaEnabled(conf);
     this.throttleStorage = new RpcThrottleStorage(services.getZooKeeper(), conf);
     this.book = new QuotaBook(limits);
+    this.defaults = quotaEnabled ? DefaultUserLimits.from(conf, limits) : null;
     this.costs = CostModel.from(conf);
     this.userOverrideKey = conf.get(QuotaCache.QUOTA_USER_REQUEST_ATTRIBUTE_OVERRIDE_KEY);
     this.refreshMs = conf.getInt(QuotaCache.REFRESH_CONF_KEY, DEFAULT_REFRESH_MS);
@@ -162,10 +164,10 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   @Override
   public OperationQuota getQuota(UserGroupInformation ugi, TableName table, int blockSizeBytes) {
     QuotaSnapshot s = snapshot;
-    if (s.isEmpty() || !throttleEnabled || table.isSystemTable()) {
+    if ((s.isEmpty() && defaults == null) || !throttleEnabled || table.isSystemTable()) {
       return FreeOperationQuota.INSTANCE;
     }
-    return quotaFor(s, s.hasUsers() ? ugi.getShortUserName() : null, table, blockSizeBytes);
+    return quotaFor(s, needsUser(s) ? ugi.getShortUserName() : null, table, blockSizeBytes);
   }
 
   /**
@@ -174,18 +176,25 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
    */
   private OperationQuota quotaFor(Region region) {
     QuotaSnapshot s = snapshot;
-    if (s.isEmpty() || !throttleEnabled) {
+    if ((s.isEmpty() && defaults == null) || !throttleEnabled) {
       return FreeOperationQuota.INSTANCE;
     }
     TableName table = region.getTableDescriptor().getTableName();
     if (table.isSystemTable()) {
       return FreeOperationQuota.INSTANCE;
     }
-    return quotaFor(s, s.hasUsers() ? requestUser() : null, table, region.getMinBlockSizeBytes());
+    return quotaFor(s, needsUser(s) ? requestUser() : null, table, region.getMinBlockSizeBytes());
+  }
+
+  private boolean needsUser(QuotaSnapshot s) {
+    return defaults != null || s.hasUsers();
   }
 
   private OperationQuota quotaFor(QuotaSnapshot s, String user, TableName table, int blockSize) {
     UserLimits u = user == null ? null : s.user(user);
+    if (u == null && user != null && defaults != null) {
+      u = defaults.forUser(user);
+    }
     LimitSet userSet = u == null ? null : u.forTable(table);
     if (u != null && u.bypassGlobals()) {
       return userSet == null
@@ -248,6 +257,10 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   public OperationQuota checkScanQuota(Region region, ClientProtos.ScanRequest scanRequest,
     long maxScannerResultSize, long maxBlockBytesScanned, long prevBlockBytesScannedDifference)
     throws IOException, RpcThrottlingException {
+    if (scanRequest.getCloseScanner() && scanRequest.getNumberOfRows() == 0) {
+      // Closing reads nothing; refusing it would only keep the scanner open until its lease ends.
+      return FreeOperationQuota.INSTANCE;
+    }
     OperationQuota quota = quotaFor(region);
     quota.checkScanQuota(scanRequest, maxScannerResultSize, maxBlockBytesScanned,
       prevBlockBytesScannedDifference);

@@ -27,10 +27,12 @@ import static org.junit.Assert.fail;
 import dev.hbasepatches.quotas.limit.RateLimit;
 import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
@@ -39,6 +41,9 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.quotas.QuotaCache;
@@ -51,6 +56,8 @@ import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
 import org.junit.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * PATCHED throttling on a real RegionServer: quotas are set with {@code Admin.setQuota} exactly
@@ -62,6 +69,8 @@ import org.junit.Test;
  * the advertised wait and retry, at least half of R*T even on a busy two-core machine.
  */
 public class PacedQuotaMiniClusterTest {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PacedQuotaMiniClusterTest.class);
 
   private static final int REFRESH_MS = 500;
 
@@ -151,6 +160,7 @@ public class PacedQuotaMiniClusterTest {
     double most = burst + perSecond * t.seconds() * 1.1 + 4;
     double least = perSecond * t.seconds() * 0.5;
     String msg = who + ": " + t + "; expected between " + (long) least + " and " + (long) most;
+    LOG.info(msg);
     assertTrue(msg, t.failures.isEmpty());
     assertTrue(msg, t.admitted.get() <= most);
     assertTrue(msg, t.admitted.get() >= least);
@@ -295,6 +305,7 @@ public class PacedQuotaMiniClusterTest {
       double least = bytesPerSecond * t.seconds() * 0.5;
       String msg = t + ", " + (long) bytes + " bytes admitted, expected between " + (long) least
         + " and " + (long) most;
+      LOG.info("carol writing: {}", msg);
       assertTrue(msg, t.failures.isEmpty());
       assertTrue(msg, bytes <= most && bytes >= least);
       assertTrue(msg, t.throttled.get() > 0 && t.minWaitMs.get() > 0);
@@ -308,6 +319,67 @@ public class PacedQuotaMiniClusterTest {
     } finally {
       admin.setQuota(QuotaSettingsFactory.unthrottleUser("carol"));
       awaitSnapshot("carol unthrottled", s -> s.user("carol") == null);
+    }
+  }
+
+  @Test
+  public void scanReadSizeThrottleAdvertisesWaitsThatWork() throws Exception {
+    Admin admin = CLUSTER.admin();
+    long bytesPerSecond = 200 * 1024;
+    admin.setQuota(QuotaSettingsFactory.throttleUser("frank", ThrottleType.READ_SIZE,
+      bytesPerSecond, TimeUnit.SECONDS));
+    try (Connection frank =
+      LoadProbe.connect(CLUSTER.conf(), LoadProbe.user(CLUSTER.conf(), "frank"));
+      Table t = frank.getTable(READS)) {
+      awaitSnapshot("frank read-size throttle", s -> s.user("frank") != null);
+      long bytes = 0;
+      int scans = 0;
+      int retriesAdmitted = 0;
+      int retriesRefused = 0;
+      boolean retrying = false;
+      long start = System.nanoTime();
+      long end = start + TimeUnit.SECONDS.toNanos(3);
+      while (System.nanoTime() < end) {
+        try (ResultScanner rs = t.getScanner(new Scan().setCaching(ROWS))) {
+          long scanned = 0;
+          for (Result r : rs) {
+            for (Cell c : r.rawCells()) {
+              scanned += c.getSerializedSize();
+            }
+          }
+          bytes += scanned;
+          scans++;
+          if (retrying) {
+            retriesAdmitted++;
+          }
+          retrying = false;
+        } catch (IOException | UncheckedIOException e) {
+          // The scanner's iterator wraps what next() throws.
+          RpcThrottlingException r = LoadProbe.throttling(e);
+          assertNotNull(e.toString(), r);
+          assertEquals(RpcThrottlingException.Type.ReadSizeExceeded, r.getType());
+          assertTrue("a wait is never longer than one period: " + r, r.getWaitInterval() <= 1000);
+          if (retrying) {
+            retriesRefused++;
+          }
+          retrying = true;
+          Thread.sleep(r.getWaitInterval());
+        }
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      double most = bytesPerSecond * (seconds * 1.1 + 1) + 2 * ROWS * 1100;
+      double least = bytesPerSecond * seconds * 0.4;
+      String msg = scans + " full scans, " + bytes + " bytes in " + String.format("%.2f s", seconds)
+        + "; expected between " + (long) least + " and " + (long) most + "; after sleeping the"
+        + " advertised wait " + retriesAdmitted + " retries were admitted, " + retriesRefused
+        + " refused again";
+      LOG.info("frank scanning: {}", msg);
+      assertTrue(msg, bytes <= most && bytes >= least);
+      assertTrue(msg, retriesAdmitted + retriesRefused > 0);
+      assertTrue(msg, retriesAdmitted >= 2 * retriesRefused);
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("frank"));
+      awaitSnapshot("frank unthrottled", s -> s.user("frank") == null);
     }
   }
 
