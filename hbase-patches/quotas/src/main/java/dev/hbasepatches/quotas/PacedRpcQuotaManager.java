@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ScheduledChore;
-import org.apache.hadoop.hbase.Stoppable;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.ipc.RpcCall;
 import org.apache.hadoop.hbase.ipc.RpcScheduler;
@@ -100,7 +99,7 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
       return;
     }
     throttleEnabled = throttleStorage.isRpcThrottleEnabled();
-    refresher = new ScheduledChore("PacedQuotaRefresher", (Stoppable) services, refreshMs) {
+    refresher = new ScheduledChore("PacedQuotaRefresher", services, refreshMs) {
       @Override
       protected void chore() {
         refresh();

@@ -161,15 +161,15 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
 
   /** One reader thread: its own connection as its user, and its own key sequence. */
   @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.EVENTS)
   public abstract static class Reader {
     private Connection connection;
     private Table table;
     private KeyChooser chooser;
-    /** Reads that failed after every retry (should stay 0). */
-    public long failedReads;
 
     abstract String user();
+
+    /** Counts a read that failed after every retry (should not happen). */
+    abstract void failed();
 
     @Setup(Level.Trial)
     public void connect(ThrottledUsersBenchmark bench) throws Exception {
@@ -193,25 +193,45 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
       try {
         return table.get(new Get(chooser.next()));
       } catch (IOException e) {
-        failedReads++;
+        failed();
         return null;
       }
     }
   }
 
   /** Threads of the throttled user. */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
   public static class ThrottledReader extends Reader {
+    /** Reads of the throttled user that failed after every retry. */
+    public long throttledUserFailures;
+
     @Override
     String user() {
       return THROTTLED;
     }
+
+    @Override
+    void failed() {
+      throttledUserFailures++;
+    }
   }
 
   /** Threads of the user without a throttle. */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
   public static class FreeReader extends Reader {
+    /** Reads of the free user that failed after every retry. */
+    public long freeUserFailures;
+
     @Override
     String user() {
       return FREE;
+    }
+
+    @Override
+    void failed() {
+      freeUserFailures++;
     }
   }
 
