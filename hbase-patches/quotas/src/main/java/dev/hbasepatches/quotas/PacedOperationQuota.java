@@ -84,6 +84,11 @@ final class PacedOperationQuota implements OperationQuota {
     this.history = h;
   }
 
+  /** The limits this request is checked against, in order (for tests). */
+  LimitSet[] sets() {
+    return sets.clone();
+  }
+
   private boolean sized() {
     return history != null;
   }

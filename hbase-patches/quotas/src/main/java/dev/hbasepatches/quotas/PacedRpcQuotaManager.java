@@ -63,10 +63,9 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   private final boolean quotaEnabled;
   private final RpcThrottleStorage throttleStorage;
   private final QuotaBook book;
-  private final CostModel costs;
   private final String userOverrideKey;
   private final int refreshMs;
-  private final DefaultUserLimits defaults;
+  private final ThrottleRouter router;
   private volatile QuotaSnapshot snapshot = QuotaSnapshot.EMPTY;
   private volatile boolean throttleEnabled = true;
   private ScheduledChore refresher;
@@ -82,8 +81,8 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
     this.quotaEnabled = QuotaUtil.isQuotaEnabled(conf);
     this.throttleStorage = new RpcThrottleStorage(services.getZooKeeper(), conf);
     this.book = new QuotaBook(limits);
-    this.defaults = quotaEnabled ? DefaultUserLimits.from(conf, limits) : null;
-    this.costs = CostModel.from(conf);
+    this.router = new ThrottleRouter(CostModel.from(conf),
+      quotaEnabled ? DefaultUserLimits.from(conf, limits) : null);
     this.userOverrideKey = conf.get(QuotaCache.QUOTA_USER_REQUEST_ATTRIBUTE_OVERRIDE_KEY);
     this.refreshMs = conf.getInt(QuotaCache.REFRESH_CONF_KEY, DEFAULT_REFRESH_MS);
   }
@@ -163,10 +162,11 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   @Override
   public OperationQuota getQuota(UserGroupInformation ugi, TableName table, int blockSizeBytes) {
     QuotaSnapshot s = snapshot;
-    if ((s.isEmpty() && defaults == null) || !throttleEnabled || table.isSystemTable()) {
+    if (!router.anyThrottle(s) || !throttleEnabled || table.isSystemTable()) {
       return FreeOperationQuota.INSTANCE;
     }
-    return quotaFor(s, needsUser(s) ? ugi.getShortUserName() : null, table, blockSizeBytes);
+    return router.route(s, router.needsUser(s) ? ugi.getShortUserName() : null, table,
+      blockSizeBytes);
   }
 
   /**
@@ -175,58 +175,15 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
    */
   private OperationQuota quotaFor(Region region) {
     QuotaSnapshot s = snapshot;
-    if ((s.isEmpty() && defaults == null) || !throttleEnabled) {
+    if (!router.anyThrottle(s) || !throttleEnabled) {
       return FreeOperationQuota.INSTANCE;
     }
     TableName table = region.getTableDescriptor().getTableName();
     if (table.isSystemTable()) {
       return FreeOperationQuota.INSTANCE;
     }
-    return quotaFor(s, needsUser(s) ? requestUser() : null, table, region.getMinBlockSizeBytes());
-  }
-
-  private boolean needsUser(QuotaSnapshot s) {
-    return defaults != null || s.hasUsers();
-  }
-
-  private OperationQuota quotaFor(QuotaSnapshot s, String user, TableName table, int blockSize) {
-    UserLimits u = user == null ? null : s.user(user);
-    if (u == null && user != null && defaults != null) {
-      u = defaults.forUser(user);
-    }
-    LimitSet userSet = u == null ? null : u.forTable(table);
-    if (u != null && u.bypassGlobals()) {
-      return userSet == null
-        ? FreeOperationQuota.INSTANCE
-        : new PacedOperationQuota(new LimitSet[] { userSet }, false, costs, blockSize);
-    }
-    LimitSet tableSet = s.table(table);
-    LimitSet nsSet = s.namespace(table.getNamespaceAsString());
-    LimitSet rsSet = s.regionServers();
-    int n = (userSet != null ? 1 : 0) + (tableSet != null ? 1 : 0) + (nsSet != null ? 1 : 0)
-      + (rsSet != null ? 1 : 0);
-    if (n == 0) {
-      return FreeOperationQuota.INSTANCE;
-    }
-    LimitSet[] sets = new LimitSet[n];
-    int i = 0;
-    boolean mayExceed = s.exceedThrottle();
-    if (mayExceed) {
-      sets[i++] = rsSet;
-    }
-    if (userSet != null) {
-      sets[i++] = userSet;
-    }
-    if (tableSet != null) {
-      sets[i++] = tableSet;
-    }
-    if (nsSet != null) {
-      sets[i++] = nsSet;
-    }
-    if (!mayExceed && rsSet != null) {
-      sets[i++] = rsSet;
-    }
-    return new PacedOperationQuota(sets, mayExceed, costs, blockSize);
+    return router.route(s, router.needsUser(s) ? requestUser() : null, table,
+      region.getMinBlockSizeBytes());
   }
 
   /** The user quotas are charged to: the request attribute override if set, else the caller. */
