@@ -42,6 +42,7 @@ import org.apache.hadoop.hbase.quotas.QuotaCache;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
 import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.RateLimiter;
+import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -65,9 +66,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * table on a minicluster (local file system, one region server running
  * {@link ThrottlingRegionServer}); user {@code throttled} has a request-number throttle of
  * {@code limit} per second, user {@code free} has none. Each user has its own connection and
- * threads, with client retries on (the client sleeps the wait the server advertises, as a real
- * client does), so a user's score is the rate it achieved and its mean latency is
- * threads / score. The group score is the server's total.
+ * threads. A refused read sleeps the wait the server advertised and tries again, as HBase's
+ * client does (the loop is here rather than in the client so refusals can be counted), so a
+ * user's score is the rate it achieved and its mean latency is threads / score. The group score
+ * is the server's total; {@code throttledUserRefusals} is the rate of refused attempts, the
+ * retry pressure short waits put on the server (HBASE-28453).
  * <p>
  * {@code limit = -1} gives the readers no throttle but stores one for an idle third user, so
  * quotas are on and the server checks every request without any limit biting: compared with
@@ -89,6 +92,8 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
   private static final int REFRESH_MS = 1000;
+  /** A read gives up after this many refused attempts (counted as a failure). */
+  private static final int MAX_ATTEMPTS = 1000;
 
   @Param({ "PATCHED", "UPSTREAM", "BASELINE" })
   public Mode mode;
@@ -168,14 +173,17 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
 
     abstract String user();
 
-    /** Counts a read that failed after every retry (should not happen). */
+    /** Counts a read that failed for another reason or after every retry (should not happen). */
     abstract void failed();
+
+    /** Counts one refused attempt. */
+    abstract void refused();
 
     @Setup(Level.Trial)
     public void connect(ThrottledUsersBenchmark bench) throws Exception {
       Configuration conf = new Configuration(bench.cluster.getConfiguration());
-      conf.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 1000);
-      conf.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, 600_000);
+      // One attempt per call: refusals come back here, are counted and waited out below.
+      conf.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 0);
       User u = User.createUserForTesting(conf, user(), new String[] { user() });
       connection = u.runAs(
         (PrivilegedExceptionAction<Connection>) () -> ConnectionFactory.createConnection(conf));
@@ -189,22 +197,42 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
       connection.close();
     }
 
-    Result read() {
-      try {
-        return table.get(new Get(chooser.next()));
-      } catch (IOException e) {
-        failed();
-        return null;
+    Result read() throws InterruptedException {
+      Get get = new Get(chooser.next());
+      for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        try {
+          return table.get(get);
+        } catch (IOException e) {
+          RpcThrottlingException refusal = throttling(e);
+          if (refusal == null) {
+            break;
+          }
+          refused();
+          Thread.sleep(refusal.getWaitInterval());
+        }
       }
+      failed();
+      return null;
+    }
+
+    private static RpcThrottlingException throttling(Throwable t) {
+      for (Throwable c = t; c != null; c = c.getCause()) {
+        if (c instanceof RpcThrottlingException) {
+          return (RpcThrottlingException) c;
+        }
+      }
+      return null;
     }
   }
 
   /** Threads of the throttled user. */
   @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.EVENTS)
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
   public static class ThrottledReader extends Reader {
-    /** Reads of the throttled user that failed after every retry. */
+    /** Reads of the throttled user that failed. */
     public long throttledUserFailures;
+    /** Attempts of the throttled user the server refused. */
+    public long throttledUserRefusals;
 
     @Override
     String user() {
@@ -215,14 +243,21 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
     void failed() {
       throttledUserFailures++;
     }
+
+    @Override
+    void refused() {
+      throttledUserRefusals++;
+    }
   }
 
   /** Threads of the user without a throttle. */
   @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.EVENTS)
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
   public static class FreeReader extends Reader {
-    /** Reads of the free user that failed after every retry. */
+    /** Reads of the free user that failed. */
     public long freeUserFailures;
+    /** Attempts of the free user the server refused (should stay 0). */
+    public long freeUserRefusals;
 
     @Override
     String user() {
@@ -233,19 +268,24 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
     void failed() {
       freeUserFailures++;
     }
+
+    @Override
+    void refused() {
+      freeUserRefusals++;
+    }
   }
 
   @Benchmark
   @Group("twoUsers")
   @GroupThreads(2)
-  public Result throttledUser(ThrottledReader r) {
+  public Result throttledUser(ThrottledReader r) throws InterruptedException {
     return r.read();
   }
 
   @Benchmark
   @Group("twoUsers")
   @GroupThreads(2)
-  public Result freeUser(FreeReader r) {
+  public Result freeUser(FreeReader r) throws InterruptedException {
     return r.read();
   }
 }
