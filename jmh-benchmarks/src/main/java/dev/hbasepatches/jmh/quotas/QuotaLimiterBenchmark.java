@@ -177,10 +177,11 @@ public class QuotaLimiterBenchmark extends HBaseBenchmark {
    * Clients on a simulated clock: each sends a request, and after an admission thinks for a while
    * (together they offer {@code demand} times the limit); after a refusal it retries when the
    * limiter said, but no sooner than {@code minRetryNanos} (a round trip; upstream can refuse with
-   * a wait of 0 ms). The first second (the initial burst) is left out of the achieved rate.
+   * a wait of 0 ms), plus a random {@code jitter} fraction of that delay, as network and
+   * scheduling add in a real cluster. The first second (the initial burst) is left out.
    */
   static Outcome simulate(Limiter limiter, long perSecond, int clients, double demand,
-    long seconds, long minRetryNanos, long seed) {
+    long seconds, long minRetryNanos, double jitter, long seed) {
     long sec = TimeUnit.SECONDS.toNanos(1);
     long[] now = { 1_000L * sec };
     EnvironmentEdgeManager.injectEdge(() -> now[0] / 1_000_000L);
@@ -222,7 +223,8 @@ public class QuotaLimiterBenchmark extends HBaseBenchmark {
           if (counted) {
             refused++;
           }
-          next[0] += Math.max(wait, minRetryNanos);
+          long delay = Math.max(wait, minRetryNanos);
+          next[0] += delay + (long) (rnd.nextDouble() * jitter * delay);
         }
         due.add(next);
       }
@@ -250,16 +252,17 @@ public class QuotaLimiterBenchmark extends HBaseBenchmark {
     double demand = 2.0;
     long seconds = 31;
     long minRetry = TimeUnit.MILLISECONDS.toNanos(1);
+    double jitter = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
     System.out.printf(Locale.ROOT, "%d clients offering %.1fx the limit, %d s simulated"
-      + " (first second left out), retry after the returned wait, at least %d us%n", clients,
-      demand, seconds, minRetry / 1000);
+      + " (first second left out), retry after the returned wait (at least %d us) plus up to"
+      + " %.0f%% jitter%n", clients, demand, seconds, minRetry / 1000, jitter * 100);
     System.out.printf(Locale.ROOT, "%-17s %8s %15s %19s %17s %14s %13s%n", "limiter", "limit/s",
       "achieved/limit", "refusals/admission", "busiest 1s/limit", "mean delay ms",
       "max delay ms");
     for (Limiter limiter : new Limiter[] { Limiter.PATCHED, Limiter.UPSTREAM_AVERAGE,
       Limiter.UPSTREAM_FIXED }) {
       for (long limit : limits) {
-        Outcome o = simulate(limiter, limit, clients, demand, seconds, minRetry, 11);
+        Outcome o = simulate(limiter, limit, clients, demand, seconds, minRetry, jitter, 11);
         System.out.printf(Locale.ROOT, "%-17s %8d %15.3f %19.2f %17.3f %14.2f %13.1f%n", limiter,
           limit, o.achievedOverLimit, o.refusalsPerAdmission, o.busiestSecondOverLimit,
           o.meanDelayMs, o.maxDelayMs);
