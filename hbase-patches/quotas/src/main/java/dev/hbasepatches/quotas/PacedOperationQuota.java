@@ -1,0 +1,321 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.quotas;
+
+import dev.hbasepatches.quotas.limit.RateLimit;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.ipc.RpcCall;
+import org.apache.hadoop.hbase.ipc.RpcServer;
+import org.apache.hadoop.hbase.quotas.OperationQuota;
+import org.apache.hadoop.hbase.quotas.QuotaUtil;
+import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The quota of one throttled request. Admission asks every applicable limit in turn and is all
+ * or nothing: when one refuses, the ones already taken are refunded and the request fails with
+ * the refusing limiter's own wait. After the operation, {@link #close()} charges or refunds the
+ * difference between the estimated and the real size, and feeds the real size back into the
+ * subject's history so the next estimate is closer.
+ * <p>
+ * Each request asks a limiter for at most one full period's worth, so a request larger than the
+ * whole limit is admitted when the limiter is full and the rest is charged as debt afterwards.
+ */
+final class PacedOperationQuota implements OperationQuota {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PacedOperationQuota.class);
+
+  /** Write size assumed per mutation before a subject has any history (HBase assumes 100). */
+  static final long FIRST_WRITE_ESTIMATE = 100;
+
+  private final LimitSet[] sets;
+  private final boolean mayExceed;
+  private final CostModel costs;
+  private final long blockSize;
+  private final SizeHistory history;
+
+  private long writes;
+  private long reads;
+  private long estimatedWrite;
+  private long estimatedRead;
+  private boolean scanCall;
+  private boolean admitted;
+  private long resultBytes;
+  private long mutationBytes;
+
+  /**
+   * @param sets      the limits that apply, most specific first
+   * @param mayExceed when true, {@code sets[0]} is the region-server throttle and only it may
+   *                  refuse; the others are charged even when they are out (into debt)
+   */
+  PacedOperationQuota(LimitSet[] sets, boolean mayExceed, CostModel costs, long blockSize) {
+    this.sets = sets;
+    this.mayExceed = mayExceed;
+    this.costs = costs;
+    this.blockSize = blockSize;
+    SizeHistory h = null;
+    for (LimitSet s : sets) {
+      if (s.sized()) {
+        h = s.history();
+        break;
+      }
+    }
+    this.history = h;
+  }
+
+  /** The limits this request is checked against, in order (for tests). */
+  LimitSet[] sets() {
+    return sets.clone();
+  }
+
+  private boolean sized() {
+    return history != null;
+  }
+
+  @Override
+  public void checkBatchQuota(int numWrites, int numReads) throws RpcThrottlingException {
+    writes = numWrites;
+    reads = numReads;
+    if (sized()) {
+      estimatedWrite = numWrites * history.perWrite(FIRST_WRITE_ESTIMATE);
+      estimatedRead = numReads * history.perRead(blockSize);
+    }
+    admit();
+  }
+
+  @Override
+  public void checkScanQuota(ClientProtos.ScanRequest request, long maxScannerResultSize,
+    long maxBlockBytesScanned, long prevBlockBytesScannedDifference)
+    throws RpcThrottlingException {
+    writes = 0;
+    reads = 1;
+    scanCall = true;
+    if (sized()) {
+      // A scanner that already ran is its own best estimate; a new one is estimated from the
+      // subject's recent scan calls rather than from one block (HBASE-28385).
+      estimatedRead = request.getNextCallSeq() > 0 && maxBlockBytesScanned > 0
+        ? maxBlockBytesScanned
+        : history.perScanCall(blockSize);
+    }
+    admit();
+  }
+
+  private long taken(int ordinal, RateLimit limit, long writeBytes, long readBytes) {
+    long c = costs.cost(LimitSet.type(ordinal), writes, reads, writeBytes, readBytes);
+    return Math.min(c, Math.max(1, limit.units()));
+  }
+
+  private void admit() throws RpcThrottlingException {
+    for (int i = 0; i < sets.length; i++) {
+      int[] present = sets[i].present();
+      for (int k = 0; k < present.length; k++) {
+        RateLimit limit = sets[i].limit(present[k]);
+        long cost = taken(present[k], limit, estimatedWrite, estimatedRead);
+        if (cost <= 0) {
+          continue;
+        }
+        long wait = limit.tryAcquire(cost);
+        if (wait > 0) {
+          if (mayExceed && i > 0) {
+            limit.charge(cost);
+            continue;
+          }
+          giveBack(i, k);
+          refuse(sets[i], LimitSet.type(present[k]), wait);
+        }
+      }
+    }
+    admitted = true;
+  }
+
+  /** Refunds what was taken before set {@code upToSet}, type index {@code upToType}. */
+  private void giveBack(int upToSet, int upToType) {
+    for (int i = 0; i <= upToSet; i++) {
+      int[] present = sets[i].present();
+      int end = i == upToSet ? upToType : present.length;
+      for (int k = 0; k < end; k++) {
+        RateLimit limit = sets[i].limit(present[k]);
+        long cost = taken(present[k], limit, estimatedWrite, estimatedRead);
+        if (cost > 0) {
+          limit.refund(cost);
+        }
+      }
+    }
+  }
+
+  private static void refuse(LimitSet set, ThrottleType type, long waitNanos)
+    throws RpcThrottlingException {
+    long waitMs = Math.max(1, (waitNanos + 999_999) / 1_000_000);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("Throttled by {} {}: retry in {} ms", set.subject(), type, waitMs);
+    }
+    switch (type) {
+      case REQUEST_NUMBER:
+        RpcThrottlingException.throwNumRequestsExceeded(waitMs);
+        break;
+      case REQUEST_SIZE:
+        RpcThrottlingException.throwRequestSizeExceeded(waitMs);
+        break;
+      case WRITE_NUMBER:
+        RpcThrottlingException.throwNumWriteRequestsExceeded(waitMs);
+        break;
+      case WRITE_SIZE:
+        RpcThrottlingException.throwWriteSizeExceeded(waitMs);
+        break;
+      case READ_NUMBER:
+        RpcThrottlingException.throwNumReadRequestsExceeded(waitMs);
+        break;
+      case READ_SIZE:
+        RpcThrottlingException.throwReadSizeExceeded(waitMs);
+        break;
+      case REQUEST_CAPACITY_UNIT:
+        RpcThrottlingException.throwRequestCapacityUnitExceeded(waitMs);
+        break;
+      case WRITE_CAPACITY_UNIT:
+        RpcThrottlingException.throwWriteCapacityUnitExceeded(waitMs);
+        break;
+      case READ_CAPACITY_UNIT:
+        RpcThrottlingException.throwReadCapacityUnitExceeded(waitMs);
+        break;
+      default:
+        throw new RpcThrottlingException(type + " exceeded - wait " + waitMs + "ms");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!admitted) {
+      return;
+    }
+    admitted = false;
+    long actualWrite = estimatedWrite;
+    long actualRead = estimatedRead;
+    if (sized()) {
+      actualWrite = writes > 0 ? mutationBytes : 0;
+      actualRead = 0;
+      if (reads > 0) {
+        long blockBytes = 0;
+        RpcCall call = RpcServer.getCurrentCall().orElse(null);
+        if (call != null) {
+          blockBytes = call.getBlockBytesScanned();
+        }
+        actualRead = costs.readBytes(resultBytes, blockBytes);
+      }
+      learn(actualWrite, actualRead);
+    }
+    for (LimitSet set : sets) {
+      int[] present = set.present();
+      for (int k = 0; k < present.length; k++) {
+        RateLimit limit = set.limit(present[k]);
+        long estimated = taken(present[k], limit, estimatedWrite, estimatedRead);
+        long real = costs.cost(LimitSet.type(present[k]), writes, reads, actualWrite, actualRead);
+        if (real > estimated) {
+          limit.charge(real - estimated);
+        } else if (real < estimated) {
+          limit.refund(estimated - real);
+        }
+      }
+    }
+  }
+
+  private void learn(long actualWrite, long actualRead) {
+    for (LimitSet set : sets) {
+      if (!set.sized()) {
+        continue;
+      }
+      SizeHistory h = set.history();
+      if (reads > 0) {
+        if (scanCall) {
+          h.observeScanCall(actualRead);
+        } else {
+          h.observeRead(actualRead / reads);
+        }
+      }
+      if (writes > 0) {
+        h.observeWrite(actualWrite / writes);
+      }
+    }
+  }
+
+  @Override
+  public void addGetResult(Result result) {
+    if (sized() && result != null) {
+      resultBytes += QuotaUtil.calculateResultSize(result);
+    }
+  }
+
+  @Override
+  public void addScanResult(List<Result> results) {
+    if (sized()) {
+      resultBytes += QuotaUtil.calculateResultSize(results);
+    }
+  }
+
+  @Override
+  public void addScanResultCells(List<Cell> cells) {
+    if (sized()) {
+      resultBytes += QuotaUtil.calculateCellsSize(cells);
+    }
+  }
+
+  @Override
+  public void addMutation(Mutation mutation) {
+    if (sized()) {
+      mutationBytes += QuotaUtil.calculateMutationSize(mutation);
+    }
+  }
+
+  /**
+   * The most one call may read: one period's worth of the tightest read-side byte limit, so a
+   * scan call returns no more than the throttle could pass in one period.
+   */
+  @Override
+  public long getReadAvailable() {
+    if (!sized()) {
+      return Long.MAX_VALUE;
+    }
+    long most = Long.MAX_VALUE;
+    for (LimitSet set : sets) {
+      most = Math.min(most, bytesOf(set.limit(ThrottleType.READ_SIZE), 1));
+      most = Math.min(most, bytesOf(set.limit(ThrottleType.REQUEST_SIZE), 1));
+      most = Math.min(most, bytesOf(set.limit(ThrottleType.READ_CAPACITY_UNIT), costs.readUnit()));
+      most =
+        Math.min(most, bytesOf(set.limit(ThrottleType.REQUEST_CAPACITY_UNIT), costs.readUnit()));
+    }
+    return most;
+  }
+
+  private static long bytesOf(RateLimit limit, long unit) {
+    if (limit == null) {
+      return Long.MAX_VALUE;
+    }
+    long u = limit.units();
+    return u > Long.MAX_VALUE / unit ? Long.MAX_VALUE : u * unit;
+  }
+
+  @Override
+  public long getReadConsumed() {
+    return estimatedRead;
+  }
+}

@@ -1,0 +1,272 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.quotas;
+
+import dev.hbasepatches.quotas.limit.SmoothRateLimit;
+import dev.hbasepatches.quotas.limit.Ticker;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ScheduledChore;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.ipc.RpcCall;
+import org.apache.hadoop.hbase.ipc.RpcScheduler;
+import org.apache.hadoop.hbase.ipc.RpcServer;
+import org.apache.hadoop.hbase.quotas.OperationQuota;
+import org.apache.hadoop.hbase.quotas.QuotaCache;
+import org.apache.hadoop.hbase.quotas.QuotaUtil;
+import org.apache.hadoop.hbase.quotas.RegionServerRpcQuotaManager;
+import org.apache.hadoop.hbase.quotas.RpcThrottleStorage;
+import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
+import org.apache.hadoop.hbase.regionserver.Region;
+import org.apache.hadoop.hbase.regionserver.RegionServerServices;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.yetus.audience.InterfaceAudience;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Request throttling with this module's limiters, behind HBase's own quota manager type, so
+ * {@code RSRpcServices} and coprocessors call it unchanged. It reads the same {@code hbase:quota}
+ * settings on the same period ({@code hbase.quota.refresh.period}), keeps each throttle's
+ * limiter across refreshes, and answers a request no throttle applies to with one shared
+ * do-nothing quota, after a few map lookups and no allocation.
+ */
+@InterfaceAudience.Private
+public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PacedRpcQuotaManager.class);
+
+  /** HBase's default refresh period for quota settings: 5 minutes. */
+  static final int DEFAULT_REFRESH_MS = 5 * 60_000;
+
+  private final RegionServerServices services;
+  private final boolean quotaEnabled;
+  private final RpcThrottleStorage throttleStorage;
+  private final QuotaBook book;
+  private final String userOverrideKey;
+  private final int refreshMs;
+  private final ThrottleRouter router;
+  private volatile QuotaSnapshot snapshot = QuotaSnapshot.EMPTY;
+  private volatile boolean throttleEnabled = true;
+  private ScheduledChore refresher;
+
+  public PacedRpcQuotaManager(RegionServerServices services) {
+    this(services, (units, period) -> new SmoothRateLimit(units, period, Ticker.SYSTEM));
+  }
+
+  PacedRpcQuotaManager(RegionServerServices services, QuotaBook.LimitFactory limits) {
+    super(services);
+    this.services = services;
+    Configuration conf = services.getConfiguration();
+    this.quotaEnabled = QuotaUtil.isQuotaEnabled(conf);
+    this.throttleStorage = new RpcThrottleStorage(services.getZooKeeper(), conf);
+    this.book = new QuotaBook(limits);
+    this.router = new ThrottleRouter(CostModel.from(conf),
+      quotaEnabled ? DefaultUserLimits.from(conf, limits) : null);
+    this.userOverrideKey = conf.get(QuotaCache.QUOTA_USER_REQUEST_ATTRIBUTE_OVERRIDE_KEY);
+    this.refreshMs = conf.getInt(QuotaCache.REFRESH_CONF_KEY, DEFAULT_REFRESH_MS);
+  }
+
+  @Override
+  public synchronized void start(RpcScheduler scheduler) throws IOException {
+    if (!quotaEnabled) {
+      LOG.info("Quota support disabled ({} is false): no request throttling",
+        QuotaUtil.QUOTA_CONF_KEY);
+      return;
+    }
+    if (refresher != null) {
+      return;
+    }
+    throttleEnabled = throttleStorage.isRpcThrottleEnabled();
+    refresher = new ScheduledChore("PacedQuotaRefresher", services, refreshMs) {
+      @Override
+      protected void chore() {
+        refresh();
+      }
+    };
+    services.getChoreService().scheduleChore(refresher);
+    LOG.info("Paced request throttling started: refresh every {} ms, rpc throttle {}", refreshMs,
+      throttleEnabled ? "on" : "off");
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (refresher != null) {
+      refresher.shutdown(true);
+      refresher = null;
+    }
+  }
+
+  /** Re-reads {@code hbase:quota} now; false when the table could not be read. */
+  public boolean refresh() {
+    if (!quotaEnabled) {
+      return false;
+    }
+    try {
+      QuotaTableReader.Contents c = QuotaTableReader.read(services.getConnection());
+      ScopeFactors factors = QuotaBook.anyClusterScope(c.entries)
+        ? QuotaTableReader.factors(services, c.entries)
+        : ScopeFactors.WHOLE;
+      snapshot = book.rebuild(c.entries, c.exceedThrottle, factors);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not read request throttles from hbase:quota; keeping the last ones", e);
+      return false;
+    }
+  }
+
+  QuotaSnapshot snapshot() {
+    return snapshot;
+  }
+
+  QuotaBook book() {
+    return book;
+  }
+
+  @Override
+  public void switchRpcThrottle(boolean enable) throws IOException {
+    if (!quotaEnabled) {
+      LOG.warn("Not switching rpc throttle to {}: quota support is disabled", enable);
+      return;
+    }
+    boolean now = throttleStorage.isRpcThrottleEnabled();
+    LOG.info("Rpc throttle switched from {} to {}", throttleEnabled, now);
+    throttleEnabled = now;
+  }
+
+  @Override
+  protected boolean isRpcThrottleEnabled() {
+    return throttleEnabled;
+  }
+
+  @Override
+  public OperationQuota getQuota(UserGroupInformation ugi, TableName table, int blockSizeBytes) {
+    QuotaSnapshot s = snapshot;
+    if (!router.anyThrottle(s) || !throttleEnabled || table.isSystemTable()) {
+      return FreeOperationQuota.INSTANCE;
+    }
+    return router.route(s, router.needsUser(s) ? ugi.getShortUserName() : null, table,
+      blockSizeBytes);
+  }
+
+  /**
+   * The quota for a request on {@code region} by the calling user, or the shared free quota
+   * when no throttle applies (the common case, which must cost next to nothing).
+   */
+  private OperationQuota quotaFor(Region region) {
+    QuotaSnapshot s = snapshot;
+    if (!router.anyThrottle(s) || !throttleEnabled) {
+      return FreeOperationQuota.INSTANCE;
+    }
+    TableName table = region.getTableDescriptor().getTableName();
+    if (table.isSystemTable()) {
+      return FreeOperationQuota.INSTANCE;
+    }
+    return router.route(s, router.needsUser(s) ? requestUser() : null, table,
+      region.getMinBlockSizeBytes());
+  }
+
+  /** The user quotas are charged to: the request attribute override if set, else the caller. */
+  private String requestUser() {
+    Optional<RpcCall> call = RpcServer.getCurrentCall();
+    if (call.isPresent()) {
+      RpcCall c = call.get();
+      if (userOverrideKey != null) {
+        byte[] override = c.getRequestAttribute(userOverrideKey);
+        if (override != null) {
+          return Bytes.toString(override);
+        }
+      }
+      Optional<User> user = c.getRequestUser();
+      if (user.isPresent()) {
+        return user.get().getShortName();
+      }
+    }
+    try {
+      return User.getCurrent().getShortName();
+    } catch (IOException e) {
+      throw new IllegalStateException("no current user", e);
+    }
+  }
+
+  @Override
+  public OperationQuota checkScanQuota(Region region, ClientProtos.ScanRequest scanRequest,
+    long maxScannerResultSize, long maxBlockBytesScanned, long prevBlockBytesScannedDifference)
+    throws IOException, RpcThrottlingException {
+    if (scanRequest.getCloseScanner() && scanRequest.getNumberOfRows() == 0) {
+      // Closing reads nothing; refusing it would only keep the scanner open until its lease ends.
+      return FreeOperationQuota.INSTANCE;
+    }
+    OperationQuota quota = quotaFor(region);
+    quota.checkScanQuota(scanRequest, maxScannerResultSize, maxBlockBytesScanned,
+      prevBlockBytesScannedDifference);
+    return quota;
+  }
+
+  @Override
+  public OperationQuota checkBatchQuota(Region region, OperationQuota.OperationType type)
+    throws IOException, RpcThrottlingException {
+    switch (type) {
+      case GET:
+        return checkBatchQuota(region, 0, 1);
+      case MUTATE:
+        return checkBatchQuota(region, 1, 0);
+      case CHECK_AND_MUTATE:
+        return checkBatchQuota(region, 1, 1);
+      default:
+        throw new IllegalArgumentException("not a batch operation: " + type);
+    }
+  }
+
+  @Override
+  public OperationQuota checkBatchQuota(Region region, List<ClientProtos.Action> actions,
+    boolean hasCondition) throws IOException, RpcThrottlingException {
+    OperationQuota quota = quotaFor(region);
+    if (quota == FreeOperationQuota.INSTANCE) {
+      return quota;
+    }
+    int writes = 0;
+    int reads = 0;
+    for (ClientProtos.Action action : actions) {
+      if (action.hasMutation()) {
+        writes++;
+        if (QuotaUtil.getQuotaOperationType(action, hasCondition)
+            == OperationQuota.OperationType.CHECK_AND_MUTATE) {
+          reads++;
+        }
+      } else if (action.hasGet()) {
+        reads++;
+      }
+    }
+    quota.checkBatchQuota(writes, reads);
+    return quota;
+  }
+
+  @Override
+  public OperationQuota checkBatchQuota(Region region, int numWrites, int numReads)
+    throws IOException, RpcThrottlingException {
+    OperationQuota quota = quotaFor(region);
+    quota.checkBatchQuota(numWrites, numReads);
+    return quota;
+  }
+}

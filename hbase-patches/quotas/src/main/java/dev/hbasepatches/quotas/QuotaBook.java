@@ -1,0 +1,284 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.quotas;
+
+import dev.hbasepatches.quotas.limit.RateLimit;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.quotas.QuotaTableUtil;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos.Throttle;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos.TimedQuota;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the settings read from {@code hbase:quota} into a {@link QuotaSnapshot}, keeping limiter
+ * state from one refresh to the next: a limit that did not change keeps its limiter (and what it
+ * has consumed), a changed limit is re-rated in place, a removed one is dropped.
+ */
+final class QuotaBook {
+
+  private static final Logger LOG = LoggerFactory.getLogger(QuotaBook.class);
+
+  /** Makes the limiter for a new throttle. */
+  @FunctionalInterface
+  interface LimitFactory {
+    RateLimit create(long units, long periodNanos);
+  }
+
+  /** What the last rebuild did, for logs and tests. */
+  static final class Changes {
+    final int created;
+    final int rerated;
+    final int kept;
+    final int dropped;
+
+    Changes(int created, int rerated, int kept, int dropped) {
+      this.created = created;
+      this.rerated = rerated;
+      this.kept = kept;
+      this.dropped = dropped;
+    }
+
+    boolean any() {
+      return created + rerated + dropped > 0;
+    }
+
+    @Override
+    public String toString() {
+      return "created=" + created + " rerated=" + rerated + " kept=" + kept + " dropped="
+        + dropped;
+    }
+  }
+
+  private static final ThrottleType[] TYPES = ThrottleType.values();
+
+  private final LimitFactory factory;
+  private Map<String, RateLimit> limits = new HashMap<>();
+  private Map<String, SizeHistory> histories = new HashMap<>();
+  private Changes lastChanges = new Changes(0, 0, 0, 0);
+
+  QuotaBook(LimitFactory factory) {
+    this.factory = factory;
+  }
+
+  /** Builds the snapshot for these settings; called by one refresher at a time. */
+  synchronized QuotaSnapshot rebuild(Collection<QuotaEntry> entries, boolean exceedThrottle,
+    ScopeFactors factors) {
+    Map<String, RateLimit> nextLimits = new HashMap<>();
+    Map<String, SizeHistory> nextHistories = new HashMap<>();
+    int[] counts = new int[3]; // created, rerated, kept
+
+    Map<String, UserParts> users = new LinkedHashMap<>();
+    Map<TableName, LimitSet> tables = new HashMap<>();
+    Map<String, LimitSet> namespaces = new HashMap<>();
+    LimitSet regionServers = null;
+
+    for (QuotaEntry e : entries) {
+      LimitSet set = limitsOf(e, factors, nextLimits, nextHistories, counts);
+      switch (e.scope()) {
+        case USER: {
+          UserParts u = users.computeIfAbsent(e.user(), k -> new UserParts());
+          u.global = set;
+          u.bypassGlobals = e.quotas().getBypassGlobals();
+          break;
+        }
+        case USER_TABLE:
+          if (set != null) {
+            users.computeIfAbsent(e.user(), k -> new UserParts()).tables.put(e.table(), set);
+          }
+          break;
+        case USER_NAMESPACE:
+          if (set != null) {
+            users.computeIfAbsent(e.user(), k -> new UserParts()).namespaces.put(e.namespace(),
+              set);
+          }
+          break;
+        case TABLE:
+          if (set != null) {
+            tables.put(e.table(), set);
+          }
+          break;
+        case NAMESPACE:
+          if (set != null) {
+            namespaces.put(e.namespace(), set);
+          }
+          break;
+        case REGION_SERVER:
+          if (set != null && QuotaTableUtil.QUOTA_REGION_SERVER_ROW_KEY.equals(e.user())) {
+            regionServers = set;
+          }
+          break;
+        default:
+          throw new AssertionError(e.scope());
+      }
+    }
+
+    Map<String, UserLimits> userLimits = new HashMap<>();
+    for (Map.Entry<String, UserParts> u : users.entrySet()) {
+      UserParts p = u.getValue();
+      if (p.global != null || !p.tables.isEmpty() || !p.namespaces.isEmpty() || p.bypassGlobals) {
+        userLimits.put(u.getKey(),
+          new UserLimits(p.global, p.tables, p.namespaces, p.bypassGlobals));
+      }
+    }
+
+    int dropped = 0;
+    for (String key : limits.keySet()) {
+      if (!nextLimits.containsKey(key)) {
+        dropped++;
+      }
+    }
+    limits = nextLimits;
+    histories = nextHistories;
+    lastChanges = new Changes(counts[0], counts[1], counts[2], dropped);
+    QuotaSnapshot s = new QuotaSnapshot(userLimits, tables, namespaces, regionServers,
+      exceedThrottle);
+    if (lastChanges.any()) {
+      LOG.info("Request throttles now {} ({})", s, lastChanges);
+    }
+    return s;
+  }
+
+  synchronized Changes lastChanges() {
+    return lastChanges;
+  }
+
+  /** How many limiters are alive. */
+  synchronized int size() {
+    return limits.size();
+  }
+
+  private LimitSet limitsOf(QuotaEntry e, ScopeFactors factors, Map<String, RateLimit> next,
+    Map<String, SizeHistory> nextHistories, int[] counts) {
+    QuotaProtos.Quotas q = e.quotas();
+    if (!q.hasThrottle()) {
+      return null;
+    }
+    Throttle t = q.getThrottle();
+    String subject = e.key();
+    RateLimit[] byType = new RateLimit[TYPES.length];
+    boolean any = false;
+    for (ThrottleType type : TYPES) {
+      TimedQuota tq = timed(t, type);
+      if (tq == null) {
+        continue;
+      }
+      long units = shareOf(tq, e, factors);
+      long periodNanos = ProtobufUtil.toTimeUnit(tq.getTimeUnit()).toNanos(1);
+      String key = subject + "#" + type;
+      RateLimit limit = limits.get(key);
+      if (limit == null) {
+        limit = factory.create(units, periodNanos);
+        counts[0]++;
+      } else if (limit.units() != units || limit.periodNanos() != periodNanos) {
+        limit.setRate(units, periodNanos);
+        counts[1]++;
+      } else {
+        counts[2]++;
+      }
+      next.put(key, limit);
+      byType[type.ordinal()] = limit;
+      any = true;
+    }
+    if (!any) {
+      return null;
+    }
+    SizeHistory h = histories.get(subject);
+    if (h == null) {
+      h = new SizeHistory();
+    }
+    nextHistories.put(subject, h);
+    return new LimitSet(subject, byType, h);
+  }
+
+  private static long shareOf(TimedQuota tq, QuotaEntry e, ScopeFactors factors) {
+    long soft = tq.getSoftLimit();
+    if (tq.getScope() != QuotaProtos.QuotaScope.CLUSTER) {
+      return Math.max(1, soft);
+    }
+    double factor;
+    switch (e.scope()) {
+      case TABLE:
+      case USER_TABLE:
+        factor = factors.forTable(e.table());
+        break;
+      case REGION_SERVER:
+        factor = 1;
+        break;
+      default:
+        factor = factors.perServer();
+    }
+    return Math.max(1, (long) (soft * factor));
+  }
+
+  /** The stored limit of one throttle type, or null when the setting has none. */
+  static TimedQuota timed(Throttle t, ThrottleType type) {
+    switch (type) {
+      case REQUEST_NUMBER:
+        return t.hasReqNum() ? t.getReqNum() : null;
+      case REQUEST_SIZE:
+        return t.hasReqSize() ? t.getReqSize() : null;
+      case WRITE_NUMBER:
+        return t.hasWriteNum() ? t.getWriteNum() : null;
+      case WRITE_SIZE:
+        return t.hasWriteSize() ? t.getWriteSize() : null;
+      case READ_NUMBER:
+        return t.hasReadNum() ? t.getReadNum() : null;
+      case READ_SIZE:
+        return t.hasReadSize() ? t.getReadSize() : null;
+      case REQUEST_CAPACITY_UNIT:
+        return t.hasReqCapacityUnit() ? t.getReqCapacityUnit() : null;
+      case WRITE_CAPACITY_UNIT:
+        return t.hasWriteCapacityUnit() ? t.getWriteCapacityUnit() : null;
+      case READ_CAPACITY_UNIT:
+        return t.hasReadCapacityUnit() ? t.getReadCapacityUnit() : null;
+      default:
+        return null; // a type newer than this module: not enforced
+    }
+  }
+
+  /** Whether any stored limit is CLUSTER-scoped, i.e. whether factors must be fetched. */
+  static boolean anyClusterScope(Collection<QuotaEntry> entries) {
+    for (QuotaEntry e : entries) {
+      if (!e.quotas().hasThrottle()) {
+        continue;
+      }
+      for (ThrottleType type : TYPES) {
+        TimedQuota tq = timed(e.quotas().getThrottle(), type);
+        if (tq != null && tq.getScope() == QuotaProtos.QuotaScope.CLUSTER) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static final class UserParts {
+    LimitSet global;
+    boolean bypassGlobals;
+    final Map<TableName, LimitSet> tables = new HashMap<>();
+    final Map<String, LimitSet> namespaces = new HashMap<>();
+  }
+}

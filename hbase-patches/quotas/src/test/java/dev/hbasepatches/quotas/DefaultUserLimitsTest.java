@@ -1,0 +1,57 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.quotas;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotSame;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.quotas.QuotaUtil;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.junit.Test;
+
+public class DefaultUserLimitsTest {
+
+  private static final QuotaBook.LimitFactory FACTORY = CountingLimit::new;
+
+  @Test
+  public void noKeysNoDefaults() {
+    assertNull(DefaultUserLimits.from(new Configuration(false), FACTORY));
+  }
+
+  @Test
+  public void eachUserGetsItsOwnLimitersPerSecond() {
+    Configuration conf = new Configuration(false);
+    conf.setLong(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_NUM, 50);
+    conf.setLong(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_WRITE_SIZE, 1 << 20);
+    DefaultUserLimits d = DefaultUserLimits.from(conf, FACTORY);
+    UserLimits a = d.forUser("a");
+    assertSame("made once per user", a, d.forUser("a"));
+    LimitSet set = a.global();
+    assertEquals(50, set.limit(ThrottleType.READ_NUMBER).units());
+    assertEquals(TimeUnit.SECONDS.toNanos(1), set.limit(ThrottleType.READ_NUMBER).periodNanos());
+    assertEquals(1 << 20, set.limit(ThrottleType.WRITE_SIZE).units());
+    assertNull(set.limit(ThrottleType.REQUEST_NUMBER));
+    UserLimits b = d.forUser("b");
+    assertEquals(2, d.users());
+    assertNotSame(set.limit(ThrottleType.READ_NUMBER), b.global().limit(ThrottleType.READ_NUMBER));
+  }
+}

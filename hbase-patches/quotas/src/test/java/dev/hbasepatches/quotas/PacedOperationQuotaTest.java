@@ -1,0 +1,208 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.quotas;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import dev.hbasepatches.quotas.limit.RateLimit;
+import java.util.Collections;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.Test;
+
+/** Admission, rollback and size correction of one request, on limits without a clock. */
+public class PacedOperationQuotaTest {
+
+  private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+  private static final CostModel COSTS = new CostModel(1024, 1024, false);
+  private static final int BLOCK = 65536;
+
+  private static LimitSet set(String subject, ThrottleType type, RateLimit limit) {
+    RateLimit[] byType = new RateLimit[ThrottleType.values().length];
+    byType[type.ordinal()] = limit;
+    return new LimitSet(subject, byType, new SizeHistory());
+  }
+
+  private static PacedOperationQuota quota(boolean mayExceed, LimitSet... sets) {
+    return new PacedOperationQuota(sets, mayExceed, COSTS, BLOCK);
+  }
+
+  private static Result resultOf(int valueBytes) {
+    return Result.create(Collections.singletonList(new KeyValue(Bytes.toBytes("row"),
+      Bytes.toBytes("f"), Bytes.toBytes("q"), new byte[valueBytes])));
+  }
+
+  @Test
+  public void refusalRefundsTheLimitsAlreadyTakenAndCarriesTheWait() throws Exception {
+    CountingLimit user = new CountingLimit(10, SECOND);
+    CountingLimit table = new CountingLimit(1, SECOND, 2_500_001L);
+    LimitSet u = set("user", ThrottleType.REQUEST_NUMBER, user);
+    LimitSet t = set("table", ThrottleType.REQUEST_NUMBER, table);
+    quota(false, u, t).checkBatchQuota(0, 1);
+    assertEquals(1, user.used);
+    assertEquals(1, table.used);
+    try {
+      quota(false, u, t).checkBatchQuota(0, 1);
+      fail("the table limit is spent");
+    } catch (RpcThrottlingException e) {
+      assertEquals(RpcThrottlingException.Type.NumRequestsExceeded, e.getType());
+      assertEquals("2.5 ms rounds up", 3, e.getWaitInterval());
+    }
+    assertEquals("the user limit got its unit back", 1, user.used);
+    assertEquals(1, user.refunded);
+  }
+
+  @Test
+  public void eachTypeRefusesWithItsOwnExceptionType() throws Exception {
+    CountingLimit writes = new CountingLimit(0, SECOND);
+    try {
+      quota(false, set("u", ThrottleType.WRITE_NUMBER, writes)).checkBatchQuota(1, 0);
+      fail();
+    } catch (RpcThrottlingException e) {
+      assertEquals(RpcThrottlingException.Type.NumWriteRequestsExceeded, e.getType());
+    }
+    // A read-only request does not touch a write throttle.
+    quota(false, set("u", ThrottleType.WRITE_NUMBER, writes)).checkBatchQuota(0, 1);
+    try {
+      quota(false, set("u", ThrottleType.READ_NUMBER, new CountingLimit(0, SECOND)))
+        .checkBatchQuota(0, 1);
+      fail();
+    } catch (RpcThrottlingException e) {
+      assertEquals(RpcThrottlingException.Type.NumReadRequestsExceeded, e.getType());
+    }
+  }
+
+  @Test
+  public void readEstimateIsCorrectedAfterTheGetAndLearned() throws Exception {
+    CountingLimit bytes = new CountingLimit(1_000_000, SECOND);
+    LimitSet u = set("user", ThrottleType.READ_SIZE, bytes);
+    PacedOperationQuota q = quota(false, u);
+    q.checkBatchQuota(0, 1);
+    assertEquals("no history yet: one block", BLOCK, bytes.used);
+    Result r = resultOf(1000);
+    long size = r.rawCells()[0].getSerializedSize();
+    q.addGetResult(r);
+    q.close();
+    assertEquals(size, bytes.used);
+    assertEquals(BLOCK - size, bytes.refunded);
+
+    PacedOperationQuota next = quota(false, u);
+    next.checkBatchQuota(0, 2);
+    assertEquals("two reads at the learned size", size + 2 * size, bytes.used);
+    next.addGetResult(resultOf(1000));
+    next.addGetResult(resultOf(1000));
+    next.close();
+    assertEquals(3 * size, bytes.used);
+  }
+
+  @Test
+  public void requestLargerThanTheLimitTakesOnePeriodAndOwesTheRest() throws Exception {
+    CountingLimit bytes = new CountingLimit(500, SECOND);
+    LimitSet u = set("user", ThrottleType.WRITE_SIZE, bytes);
+    PacedOperationQuota q = quota(false, u);
+    q.checkBatchQuota(1, 0);
+    assertEquals(PacedOperationQuota.FIRST_WRITE_ESTIMATE, bytes.used);
+    Put p = new Put(Bytes.toBytes("row")).addColumn(Bytes.toBytes("f"), Bytes.toBytes("q"),
+      new byte[2000]);
+    q.addMutation(p);
+    q.close();
+    long size = p.getFamilyCellMap().values().iterator().next().get(0).getSerializedSize();
+    assertEquals("charged into debt", size, bytes.used);
+
+    // The next write is estimated at the learned size, capped at one period's worth.
+    bytes.used = 0;
+    PacedOperationQuota q2 = quota(false, u);
+    q2.checkBatchQuota(1, 0);
+    assertEquals(500, bytes.used);
+  }
+
+  @Test
+  public void scansEstimateFromTheScannerThenFromTheSubject() throws Exception {
+    CountingLimit bytes = new CountingLimit(10_000_000, SECOND);
+    LimitSet u = set("user", ThrottleType.READ_SIZE, bytes);
+    ClientProtos.ScanRequest first = ClientProtos.ScanRequest.newBuilder().build();
+    PacedOperationQuota q = quota(false, u);
+    q.checkScanQuota(first, Long.MAX_VALUE, 0, 0);
+    assertEquals(BLOCK, q.getReadConsumed());
+    q.addScanResult(Collections.nCopies(100, resultOf(1000)));
+    q.close();
+    long call = 100 * resultOf(1000).rawCells()[0].getSerializedSize();
+
+    PacedOperationQuota again = quota(false, u);
+    again.checkScanQuota(first, Long.MAX_VALUE, 0, 0);
+    assertEquals("a new scanner is estimated from the subject's scan calls", call,
+      again.getReadConsumed());
+    again.close();
+
+    ClientProtos.ScanRequest later =
+      ClientProtos.ScanRequest.newBuilder().setScannerId(7).setNextCallSeq(3).build();
+    PacedOperationQuota cont = quota(false, u);
+    cont.checkScanQuota(later, Long.MAX_VALUE, 777_777, 0);
+    assertEquals("a running scanner is estimated from its own calls", 777_777,
+      cont.getReadConsumed());
+  }
+
+  @Test
+  public void readAvailableIsOnePeriodOfTheTightestReadLimit() throws Exception {
+    RateLimit[] byType = new RateLimit[ThrottleType.values().length];
+    byType[ThrottleType.READ_SIZE.ordinal()] = new CountingLimit(1_000_000, SECOND);
+    byType[ThrottleType.READ_CAPACITY_UNIT.ordinal()] = new CountingLimit(100, SECOND);
+    PacedOperationQuota q =
+      quota(false, new LimitSet("u", byType, new SizeHistory()));
+    assertEquals(100 * 1024, q.getReadAvailable());
+    assertEquals(Long.MAX_VALUE,
+      quota(false, set("u", ThrottleType.REQUEST_NUMBER, new CountingLimit(1, SECOND)))
+        .getReadAvailable());
+  }
+
+  @Test
+  public void exceedThrottleLetsUserLimitsGoIntoDebtWhileTheServerHasRoom() throws Exception {
+    CountingLimit server = new CountingLimit(2, SECOND);
+    CountingLimit user = new CountingLimit(1, SECOND);
+    LimitSet rs = set("region servers all", ThrottleType.REQUEST_NUMBER, server);
+    LimitSet u = set("user", ThrottleType.REQUEST_NUMBER, user);
+    quota(true, rs, u).checkBatchQuota(0, 1);
+    quota(true, rs, u).checkBatchQuota(0, 1);
+    assertEquals(2, user.used);
+    assertEquals(1, user.charged);
+    try {
+      quota(true, rs, u).checkBatchQuota(0, 1);
+      fail("the region-server limit is spent");
+    } catch (RpcThrottlingException e) {
+      assertTrue(e.getWaitInterval() > 0);
+    }
+    assertEquals("nothing taken from the user on refusal", 2, user.used);
+  }
+
+  @Test
+  public void capacityUnitsRoundUp() {
+    assertEquals(2, COSTS.cost(ThrottleType.READ_CAPACITY_UNIT, 0, 1, 0, 1025));
+    assertEquals(1, COSTS.cost(ThrottleType.WRITE_CAPACITY_UNIT, 1, 0, 10, 0));
+    assertEquals(3, COSTS.cost(ThrottleType.REQUEST_CAPACITY_UNIT, 1, 1, 10, 1025));
+    assertEquals(0, COSTS.cost(ThrottleType.READ_SIZE, 1, 0, 10, 0));
+    assertEquals(2, COSTS.cost(ThrottleType.REQUEST_NUMBER, 1, 1, 0, 0));
+  }
+}

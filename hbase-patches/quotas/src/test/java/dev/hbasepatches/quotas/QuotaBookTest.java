@@ -1,0 +1,191 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.quotas;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+
+import dev.hbasepatches.quotas.limit.RateLimit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.quotas.QuotaScope;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos.Quotas;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos.Throttle;
+import org.junit.Test;
+
+public class QuotaBookTest {
+
+  private static final TableName T1 = TableName.valueOf("ns1", "t1");
+  private static final TableName T2 = TableName.valueOf("ns1", "t2");
+  private static final TableName T3 = TableName.valueOf("t3");
+
+  private final List<CountingLimit> made = new ArrayList<>();
+  private final QuotaBook book = new QuotaBook((units, period) -> {
+    CountingLimit l = new CountingLimit(units, period);
+    made.add(l);
+    return l;
+  });
+
+  static Quotas reqNum(long n, TimeUnit unit) {
+    return Quotas.newBuilder().setThrottle(Throttle.newBuilder()
+      .setReqNum(ProtobufUtil.toTimedQuota(n, unit, QuotaScope.MACHINE))).build();
+  }
+
+  private static List<QuotaEntry> entries(QuotaEntry... e) {
+    return Arrays.asList(e);
+  }
+
+  @Test
+  public void noSettingsMeansTheFreePath() {
+    QuotaSnapshot s = book.rebuild(entries(), true, ScopeFactors.WHOLE);
+    assertTrue(s.isEmpty());
+    assertFalse("exceed-throttle needs a region-server throttle", s.exceedThrottle());
+  }
+
+  @Test
+  public void unchangedLimitKeepsItsLimiterAndWhatItConsumed() {
+    QuotaSnapshot s1 =
+      book.rebuild(entries(QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS))), false,
+        ScopeFactors.WHOLE);
+    RateLimit first = s1.user("alice").global().limit(ThrottleType.REQUEST_NUMBER);
+    assertEquals(0, first.tryAcquire(15));
+    QuotaSnapshot s2 =
+      book.rebuild(entries(QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS))), false,
+        ScopeFactors.WHOLE);
+    assertSame(first, s2.user("alice").global().limit(ThrottleType.REQUEST_NUMBER));
+    assertEquals(15, ((CountingLimit) first).used);
+    assertEquals(1, book.lastChanges().kept);
+    assertEquals(1, made.size());
+  }
+
+  @Test
+  public void changedLimitIsReratedInPlace() {
+    book.rebuild(entries(QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS))), false,
+      ScopeFactors.WHOLE);
+    QuotaSnapshot s = book.rebuild(entries(QuotaEntry.user("alice", reqNum(5, TimeUnit.MINUTES))),
+      false, ScopeFactors.WHOLE);
+    RateLimit l = s.user("alice").global().limit(ThrottleType.REQUEST_NUMBER);
+    assertSame(made.get(0), l);
+    assertEquals(5, l.units());
+    assertEquals(TimeUnit.MINUTES.toNanos(1), l.periodNanos());
+    assertEquals(1, book.lastChanges().rerated);
+  }
+
+  @Test
+  public void removedLimitIsDropped() {
+    book.rebuild(entries(QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS)),
+      QuotaEntry.table(T1, reqNum(100, TimeUnit.SECONDS))), false, ScopeFactors.WHOLE);
+    assertEquals(2, book.size());
+    QuotaSnapshot s = book.rebuild(entries(QuotaEntry.table(T1, reqNum(100, TimeUnit.SECONDS))),
+      false, ScopeFactors.WHOLE);
+    assertNull(s.user("alice"));
+    assertFalse(s.hasUsers());
+    assertNotNull(s.table(T1));
+    assertEquals(1, book.size());
+    assertEquals(1, book.lastChanges().dropped);
+    // Set again later: a fresh limiter, not the dropped one's state.
+    QuotaSnapshot again = book.rebuild(entries(QuotaEntry.user("alice",
+      reqNum(20, TimeUnit.SECONDS))), false, ScopeFactors.WHOLE);
+    assertEquals(3, made.size());
+    assertSame(made.get(2), again.user("alice").global().limit(ThrottleType.REQUEST_NUMBER));
+  }
+
+  @Test
+  public void userTableThenNamespaceThenGlobal() {
+    QuotaSnapshot s = book.rebuild(entries(QuotaEntry.user("bob", reqNum(10, TimeUnit.SECONDS)),
+      QuotaEntry.userTable("bob", T1, reqNum(11, TimeUnit.SECONDS)),
+      QuotaEntry.userNamespace("bob", "ns1", reqNum(12, TimeUnit.SECONDS))), false,
+      ScopeFactors.WHOLE);
+    UserLimits bob = s.user("bob");
+    assertEquals(11, bob.forTable(T1).limit(ThrottleType.REQUEST_NUMBER).units());
+    assertEquals(12, bob.forTable(T2).limit(ThrottleType.REQUEST_NUMBER).units());
+    assertEquals(10, bob.forTable(T3).limit(ThrottleType.REQUEST_NUMBER).units());
+  }
+
+  @Test
+  public void everyThrottleTypeIsRead() {
+    Throttle.Builder t = Throttle.newBuilder();
+    t.setReqNum(ProtobufUtil.toTimedQuota(1, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setReqSize(ProtobufUtil.toTimedQuota(2, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setWriteNum(ProtobufUtil.toTimedQuota(3, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setWriteSize(ProtobufUtil.toTimedQuota(4, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setReadNum(ProtobufUtil.toTimedQuota(5, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setReadSize(ProtobufUtil.toTimedQuota(6, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setReqCapacityUnit(ProtobufUtil.toTimedQuota(7, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setWriteCapacityUnit(ProtobufUtil.toTimedQuota(8, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    t.setReadCapacityUnit(ProtobufUtil.toTimedQuota(9, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    QuotaSnapshot s = book.rebuild(
+      entries(QuotaEntry.namespace("ns1", Quotas.newBuilder().setThrottle(t).build())), false,
+      ScopeFactors.WHOLE);
+    LimitSet set = s.namespace("ns1");
+    assertEquals(ThrottleType.values().length, set.present().length);
+    assertEquals(1, set.limit(ThrottleType.REQUEST_NUMBER).units());
+    assertEquals(6, set.limit(ThrottleType.READ_SIZE).units());
+    assertEquals(9, set.limit(ThrottleType.READ_CAPACITY_UNIT).units());
+    assertTrue(set.sized());
+  }
+
+  @Test
+  public void bypassGlobalsWithoutThrottleIsKept() {
+    QuotaSnapshot s = book.rebuild(
+      entries(QuotaEntry.user("svc", Quotas.newBuilder().setBypassGlobals(true).build())), false,
+      ScopeFactors.WHOLE);
+    assertTrue(s.user("svc").bypassGlobals());
+    assertNull(s.user("svc").global());
+  }
+
+  @Test
+  public void clusterScopeIsSharedOut() {
+    Quotas cluster = Quotas.newBuilder().setThrottle(Throttle.newBuilder()
+      .setReqNum(ProtobufUtil.toTimedQuota(100, TimeUnit.SECONDS, QuotaScope.CLUSTER))).build();
+    List<QuotaEntry> e = entries(QuotaEntry.user("alice", cluster), QuotaEntry.table(T1, cluster));
+    assertTrue(QuotaBook.anyClusterScope(e));
+    QuotaSnapshot s = book.rebuild(e, false, new ScopeFactors() {
+      @Override
+      public double perServer() {
+        return 0.25;
+      }
+
+      @Override
+      public double forTable(TableName table) {
+        return 0.5;
+      }
+    });
+    assertEquals(25, s.user("alice").global().limit(ThrottleType.REQUEST_NUMBER).units());
+    assertEquals(50, s.table(T1).limit(ThrottleType.REQUEST_NUMBER).units());
+    assertFalse(QuotaBook.anyClusterScope(
+      entries(QuotaEntry.user("alice", reqNum(1, TimeUnit.SECONDS)))));
+  }
+
+  @Test
+  public void exceedThrottleNeedsTheRegionServerRow() {
+    QuotaSnapshot s = book.rebuild(entries(QuotaEntry.regionServer("all",
+      reqNum(1000, TimeUnit.SECONDS))), true, ScopeFactors.WHOLE);
+    assertTrue(s.exceedThrottle());
+    assertNotNull(s.regionServers());
+  }
+}

@@ -1,0 +1,79 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.quotas;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import dev.hbasepatches.testkit.MiniCluster;
+import java.lang.reflect.Field;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.quotas.FixedIntervalRateLimiter;
+import org.apache.hadoop.hbase.quotas.QuotaCache;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.QuotaUtil;
+import org.apache.hadoop.hbase.quotas.RateLimiter;
+import org.apache.hadoop.hbase.quotas.RegionServerRpcQuotaManager;
+import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/**
+ * UPSTREAM runs HBase's own quota manager through the same RegionServer class, with the limiter
+ * class this server's configuration names (here fixed-interval).
+ */
+public class UpstreamModeMiniClusterTest {
+
+  @ClassRule
+  public static final MiniCluster CLUSTER = MiniCluster.builder()
+    .conf(HConstants.REGION_SERVER_IMPL, ThrottlingRegionServer.class)
+    .conf(QuotaUtil.QUOTA_CONF_KEY, "true").conf(QuotaCache.REFRESH_CONF_KEY, "500")
+    .conf(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY, FixedIntervalRateLimiter.class)
+    .conf(QuotaMode.MODE_KEY, "UPSTREAM").build();
+
+  @Test
+  public void hbaseOwnManagerEnforcesStoredThrottles() throws Exception {
+    assertEquals("HBase's own manager, not a subclass", RegionServerRpcQuotaManager.class,
+      CLUSTER.regionServer(0).getRegionServerRpcQuotaManager().getClass());
+    Field f = Class.forName("org.apache.hadoop.hbase.quotas.TimeBasedLimiter")
+      .getDeclaredField("conf");
+    f.setAccessible(true);
+    assertEquals(FixedIntervalRateLimiter.class.getName(),
+      ((Configuration) f.get(null)).get(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY));
+
+    TableName name = TableName.valueOf("upstream_reads");
+    OtherModesSupport.createTable(CLUSTER.admin(), CLUSTER.connection(), name);
+    CLUSTER.util().waitTableAvailable(QuotaUtil.QUOTA_TABLE_NAME, 60_000);
+    CLUSTER.admin().setQuota(
+      QuotaSettingsFactory.throttleUser("erin", ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
+    try (Connection erin =
+      LoadProbe.connect(CLUSTER.conf(), LoadProbe.user(CLUSTER.conf(), "erin"))) {
+      // HBase's cache learns of a user on its first request and loads the user's quota on the
+      // next refresh, so the first second or so of requests is free.
+      RpcThrottlingException r = OtherModesSupport.readUntilThrottled(erin, name, 20_000);
+      assertNotNull("erin is throttled at 5/sec", r);
+      assertTrue(r.toString(), r.getWaitInterval() > 0 && r.getWaitInterval() <= 1000);
+    }
+  }
+}
