@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 
 /** Behaviour of {@link SmoothRateLimit} on a clock the test drives, one caller at a time. */
-public class TestSmoothRateLimit {
+public class SmoothRateLimitTest {
 
   private static final long SEC = TimeUnit.SECONDS.toNanos(1);
   private static final long HOUR = TimeUnit.HOURS.toNanos(1);

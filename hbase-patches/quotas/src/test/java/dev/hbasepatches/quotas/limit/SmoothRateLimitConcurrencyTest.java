@@ -32,7 +32,7 @@ import org.junit.Test;
  * outcome cannot depend on how the threads interleave, so the totals are compared exactly with a
  * single-threaded run of the same steps.
  */
-public class TestSmoothRateLimitConcurrency {
+public class SmoothRateLimitConcurrencyTest {
 
   private static final long SEC = TimeUnit.SECONDS.toNanos(1);
   private static final long SEED = 20260117L;

@@ -35,7 +35,7 @@ import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.junit.Test;
 
 /** The HBase shell's throttle limit syntax, read and written back. */
-public class TestLimitSpec {
+public class LimitSpecTest {
 
   private static void check(String text, Kind kind, long amount, TimeUnit unit, String canonical) {
     LimitSpec spec = LimitSpec.parse(text);
