@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.quotas;
 
+import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.quotas.QuotaMode;
 import dev.hbasepatches.quotas.ThrottlingRegionServer;
@@ -60,6 +61,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * The seed's experiment on one machine: two users read 1 KB rows at full speed from the same
@@ -233,6 +235,26 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
     public long throttledUserFailures;
     /** Attempts of the throttled user the server refused. */
     public long throttledUserRefusals;
+    /**
+     * The fork's process CPU time over the iteration (client threads and server together), kept
+     * by one thread only; the report turns it into requests per CPU second, which is what
+     * "quotas cost nothing when they don't bite" is about on a machine whose two cores are busy
+     * in every mode.
+     */
+    public long cpuNanos;
+    private long cpuStart;
+    private boolean keepsClock;
+
+    @Setup(Level.Iteration)
+    public void startClock(ThreadParams thread) {
+      keepsClock = thread.getSubgroupThreadIndex() == 0;
+      cpuStart = CpuTime.processNanos();
+    }
+
+    @TearDown(Level.Iteration)
+    public void stopClock() {
+      cpuNanos = keepsClock ? CpuTime.processNanos() - cpuStart : 0;
+    }
 
     @Override
     String user() {

@@ -97,6 +97,16 @@ final class ResultTables {
       params.removeAll(fixedParams.keySet());
     }
     this.paramNames = List.copyOf(params);
+    // ...except where a benchmark ran variants of it instead (UPSTREAM_AVERAGE, UPSTREAM_FIXED).
+    Set<String> ran = new LinkedHashSet<>();
+    for (Map<String, JmhResult> byMode : cases.values()) {
+      ran.addAll(byMode.keySet());
+    }
+    for (String family : List.of(BASELINE, UPSTREAM)) {
+      if (!ran.contains(family) && ran.stream().anyMatch(m -> m.startsWith(family + "_"))) {
+        modes.remove(family);
+      }
+    }
     this.modeColumns = List.copyOf(modes);
     secondary.remove(ALLOC_METRIC);
     this.secondaryNames = List.copyOf(secondary);
@@ -146,8 +156,9 @@ final class ResultTables {
   private void renderComparison(StringBuilder out) {
     List<String> header = new ArrayList<>(paramHeader());
     header.addAll(modeColumns);
-    header.add(PATCHED + " vs " + BASELINE);
-    header.add(PATCHED + " vs " + UPSTREAM);
+    for (String other : comparedModes()) {
+      header.add(PATCHED + " vs " + other);
+    }
     tableHeader(out, header, paramHeader().size());
     for (Map.Entry<Map<String, String>, Map<String, JmhResult>> c : cases.entrySet()) {
       List<String> row = new ArrayList<>(paramCells(c.getKey()));
@@ -156,8 +167,9 @@ final class ResultTables {
         row.add(Format.metric(primary(byMode, mode)));
       }
       Metric patched = primary(byMode, PATCHED);
-      row.add(Format.ratio(Ratio.of(patched, primary(byMode, BASELINE), lowerIsBetter)));
-      row.add(Format.ratio(Ratio.of(patched, primary(byMode, UPSTREAM), lowerIsBetter)));
+      for (String other : comparedModes()) {
+        row.add(Format.ratio(Ratio.of(patched, primary(byMode, other), lowerIsBetter)));
+      }
       tableRow(out, row);
     }
   }
@@ -175,8 +187,9 @@ final class ResultTables {
     int textColumns = header.size();
     header.addAll(modeColumns);
     if (ratios) {
-      header.add(PATCHED + " vs " + BASELINE);
-      header.add(PATCHED + " vs " + UPSTREAM);
+      for (String other : comparedModes()) {
+        header.add(PATCHED + " vs " + other);
+      }
     }
     tableHeader(out, header, textColumns);
     for (Map.Entry<Map<String, String>, Map<String, JmhResult>> c : cases.entrySet()) {
@@ -201,14 +214,37 @@ final class ResultTables {
           Metric patched = byMode.get(PATCHED);
           Ratio.Better better = better(byMode);
           boolean lower = better == Ratio.Better.LOWER;
-          row.add(better == Ratio.Better.UNKNOWN ? ""
-            : Format.ratio(Ratio.of(patched, byMode.get(BASELINE), lower)));
-          row.add(better == Ratio.Better.UNKNOWN ? ""
-            : Format.ratio(Ratio.of(patched, byMode.get(UPSTREAM), lower)));
+          for (String other : comparedModes()) {
+            row.add(better == Ratio.Better.UNKNOWN ? ""
+              : Format.ratio(Ratio.of(patched, byMode.get(other), lower)));
+          }
         }
         tableRow(out, row);
       }
     }
+  }
+
+  /**
+   * The modes PATCHED is compared with: BASELINE and UPSTREAM (a dash where one did not run), each
+   * followed by the variants a benchmark ran, such as {@code UPSTREAM_FIXED} for a second upstream
+   * implementation; variants without their plain mode take its place.
+   */
+  private List<String> comparedModes() {
+    List<String> out = new ArrayList<>();
+    for (String family : List.of(BASELINE, UPSTREAM)) {
+      List<String> variants = new ArrayList<>();
+      for (String m : modeColumns) {
+        if (m.startsWith(family + "_")) {
+          variants.add(m);
+        }
+      }
+      // The plain mode keeps its column (a dash if it did not run) unless variants replace it.
+      if (modeColumns.contains(family) || variants.isEmpty()) {
+        out.add(family);
+      }
+      out.addAll(variants);
+    }
+    return out;
   }
 
   /** The direction of a metric's unit, or UNKNOWN if the modes disagree on the unit. */

@@ -187,6 +187,24 @@ public class ReportWriterTest {
   }
 
   @Test
+  public void upstreamVariantsGetTheirOwnRatioColumns() throws Exception {
+    String quota = "dev.hbasepatches.jmh.quotas.LimiterBenchmark.admit";
+    String json = "[" + entry(quota, "avgt", "ns/op", "a", "1", "BASELINE", 1, "0.1", "") + ","
+      + entry(quota, "avgt", "ns/op", "a", "1", "PATCHED", 20, "1", "") + ","
+      + entry(quota, "avgt", "ns/op", "a", "1", "UPSTREAM_AVERAGE", 30, "1", "") + ","
+      + entry(quota, "avgt", "ns/op", "a", "1", "UPSTREAM_FIXED", 40, "1", "") + "]";
+    Path dir = tmp.newFolder("variants").toPath();
+    new ReportWriter(CLOCK, MACHINE).write(writeFixture(json), dir);
+    String report = Files.readString(dir.resolve("quotas.md"));
+    assertContains(report, "| PATCHED vs BASELINE | PATCHED vs UPSTREAM_AVERAGE"
+      + " | PATCHED vs UPSTREAM_FIXED |");
+    assertFalse(report, report.contains("PATCHED vs UPSTREAM |"));
+    // Lower is better: 30/20 and 40/20.
+    assertContains(report, "| 1.500 ");
+    assertContains(report, "| 2.000 ");
+  }
+
+  @Test
   public void throughputRatiosAreNotInverted() throws Exception {
     Path dir = tmp.newFolder("reports").toPath();
     new ReportWriter(CLOCK, MACHINE).write(writeFixture(fixture()), dir);
