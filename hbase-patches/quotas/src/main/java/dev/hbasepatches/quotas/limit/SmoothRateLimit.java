@@ -191,30 +191,20 @@ public final class SmoothRateLimit implements RateLimit {
 
   @Override
   public void refund(long cost) {
-    checkCost(cost);
-    Rate r = rate;
-    if (r.unlimited || cost == 0) {
-      return;
-    }
-    long costNanos = r.nanosFor(cost);
-    long now = ticker.nanoTime();
-    long current = tat.get();
-    while (true) {
-      long ahead = current - now;
-      if (ahead <= 0) {
-        return; // nothing outstanding: the refunded units have refilled already
-      }
-      long next = now + Math.max(0, ahead - costNanos);
-      long witness = tat.compareAndExchange(current, next);
-      if (witness == current) {
-        return;
-      }
-      current = witness;
-    }
+    move(cost, false);
   }
 
   @Override
   public void charge(long cost) {
+    move(cost, true);
+  }
+
+  /**
+   * Moves the theoretical arrival time by {@code cost}'s worth: forward for a charge (into debt,
+   * capped at {@link #MAX_AHEAD_NANOS}), back for a refund (never before now: a refund cannot
+   * build credit, and with nothing outstanding the units have refilled already).
+   */
+  private void move(long cost, boolean forward) {
     checkCost(cost);
     Rate r = rate;
     if (r.unlimited || cost == 0) {
@@ -225,7 +215,12 @@ public final class SmoothRateLimit implements RateLimit {
     long current = tat.get();
     while (true) {
       long ahead = Math.max(0, current - now);
-      long next = now + Math.min(MAX_AHEAD_NANOS, ahead + costNanos);
+      if (!forward && ahead == 0) {
+        return;
+      }
+      long next = now + (forward
+        ? Math.min(MAX_AHEAD_NANOS, ahead + costNanos)
+        : Math.max(0, ahead - costNanos));
       long witness = tat.compareAndExchange(current, next);
       if (witness == current) {
         return;
