@@ -27,10 +27,13 @@ import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ArrayBackedTag;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CellComparatorImpl;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.KeyValueUtil;
+import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.Tag;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoder;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
@@ -143,5 +146,37 @@ final class Blocks {
       }
     }
     return cells;
+  }
+
+  /**
+   * A random seek key near {@code cells}: first / last on a cell's row, first on the next row, a
+   * random row, the very first or last possible key, another version of a cell, or a cell itself.
+   */
+  static Cell probe(Random rnd, List<Cell> cells) {
+    Cell c = cells.get(rnd.nextInt(cells.size()));
+    switch (rnd.nextInt(7)) {
+      case 0:
+        return PrivateCellUtil.createFirstOnRow(c);
+      case 1:
+        return PrivateCellUtil.createLastOnRow(c);
+      case 2:
+        return PrivateCellUtil.createFirstOnNextRow(c);
+      case 3: {
+        byte[] row = new byte[1 + rnd.nextInt(12)];
+        rnd.nextBytes(row);
+        return KeyValueUtil.createFirstOnRow(row);
+      }
+      case 4:
+        return rnd.nextBoolean() ? KeyValueUtil.createFirstOnRow(new byte[0])
+          : KeyValueUtil.createLastOnRow(new byte[] { (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+            (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+            (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF });
+      case 5:
+        // Same row and column, another timestamp: between versions.
+        return new KeyValue(CellUtil.cloneRow(c), CellUtil.cloneFamily(c),
+          CellUtil.cloneQualifier(c), c.getTimestamp() + rnd.nextInt(3) - 1, KeyValue.Type.Put);
+      default:
+        return c;
+    }
   }
 }

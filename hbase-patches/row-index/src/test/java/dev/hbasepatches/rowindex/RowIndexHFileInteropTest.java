@@ -143,25 +143,6 @@ public class RowIndexHFileInteropTest {
     return s.seekBefore(key) ? Blocks.copy(s.getCell()) : null;
   }
 
-  private static Cell probe(Random rnd, List<Cell> cells) {
-    Cell c = cells.get(rnd.nextInt(cells.size()));
-    switch (rnd.nextInt(5)) {
-      case 0:
-        return PrivateCellUtil.createFirstOnRow(c);
-      case 1:
-        return PrivateCellUtil.createLastOnRow(c);
-      case 2:
-        return PrivateCellUtil.createFirstOnNextRow(c);
-      case 3: {
-        byte[] row = new byte[1 + rnd.nextInt(12)];
-        rnd.nextBytes(row);
-        return org.apache.hadoop.hbase.KeyValueUtil.createFirstOnRow(row);
-      }
-      default:
-        return c;
-    }
-  }
-
   private static void assertSame(String what, Cell expected, Cell actual) {
     if (expected == null || actual == null) {
       assertEquals(what + ": " + expected + " vs " + actual, expected == null, actual == null);
@@ -218,7 +199,7 @@ public class RowIndexHFileInteropTest {
         RowIndexBlockInteropTest.assertCells(w + " full read", cells, readAll(scan));
         Random rnd = new Random(seed);
         for (int i = 0; i < 300; i++) {
-          Cell key = probe(rnd, cells);
+          Cell key = Blocks.probe(rnd, cells);
           String k = w + " key=" + CellUtil.getCellKeyAsString(key);
           assertSame(k + " seekTo", atOrAfter(refScan, key), atOrAfter(scan, key));
           Cell expectBefore = before(refScan, key);

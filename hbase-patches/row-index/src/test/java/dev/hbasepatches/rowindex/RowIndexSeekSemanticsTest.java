@@ -29,7 +29,6 @@ import org.apache.hadoop.hbase.CellComparatorImpl;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
-import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoder.EncodedSeeker;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
@@ -60,34 +59,6 @@ public class RowIndexSeekSemanticsTest {
     return last < 0 ? new int[] { HConstants.INDEX_KEY_MAGIC, 0 } : new int[] { 1, last };
   }
 
-  private static Cell probe(Random rnd, List<Cell> cells) {
-    Cell c = cells.get(rnd.nextInt(cells.size()));
-    switch (rnd.nextInt(7)) {
-      case 0:
-        return PrivateCellUtil.createFirstOnRow(c);
-      case 1:
-        return PrivateCellUtil.createLastOnRow(c);
-      case 2:
-        return PrivateCellUtil.createFirstOnNextRow(c);
-      case 3: {
-        byte[] row = new byte[1 + rnd.nextInt(12)];
-        rnd.nextBytes(row);
-        return KeyValueUtil.createFirstOnRow(row);
-      }
-      case 4:
-        return rnd.nextBoolean() ? KeyValueUtil.createFirstOnRow(new byte[0])
-          : KeyValueUtil.createLastOnRow(new byte[] { (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
-            (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
-            (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF });
-      case 5:
-        // Same row and column, another timestamp: between versions.
-        return new KeyValue(CellUtil.cloneRow(c), CellUtil.cloneFamily(c),
-          CellUtil.cloneQualifier(c), c.getTimestamp() + rnd.nextInt(3) - 1, KeyValue.Type.Put);
-      default:
-        return c;
-    }
-  }
-
   @Test
   public void randomSeeksMatchTruthAndUpstream() throws IOException {
     long base = Long.getLong("rowindex.seed", System.nanoTime());
@@ -108,7 +79,7 @@ public class RowIndexSeekSemanticsTest {
       EncodedSeeker ours = Blocks.open(Blocks.ours(), ctx, block, direct);
       EncodedSeeker theirs = Blocks.open(Blocks.upstream(), ctx, block, direct);
       for (int i = 0; i < 400; i++) {
-        Cell key = probe(rnd, cells);
+        Cell key = Blocks.probe(rnd, cells);
         boolean before = rnd.nextInt(3) == 0;
         String what = "seed=" + seed + " (-Drowindex.seed=" + base + ") key="
           + CellUtil.getCellKeyAsString(key) + " seekBefore=" + before;
