@@ -21,13 +21,12 @@ import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.quotas.QuotaMode;
 import dev.hbasepatches.quotas.ThrottlingRegionServer;
+import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -114,33 +113,27 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
   @Param({ "zipf" })
   public String keys;
 
-  HBaseTestingUtility cluster;
+  MiniCluster cluster;
   KeyChooser.Shape keyShape;
 
   @Setup(Level.Trial)
   public void startCluster() throws Exception {
     keyShape = KeyChooser.shape(keys, rows);
-    cluster = new HBaseTestingUtility();
-    Configuration conf = cluster.getConfiguration();
-    // The testkit minicluster's settings: local file system, no MiniDFS, no info servers.
-    conf.setInt("hbase.master.info.port", -1);
-    conf.setInt("hbase.regionserver.info.port", -1);
-    conf.set("hbase.wal.provider", "filesystem");
-    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
-    conf.setInt("hbase.regionserver.handler.count", 16);
-    conf.set(HConstants.REGION_SERVER_IMPL, ThrottlingRegionServer.class.getName());
-    conf.setBoolean(QuotaUtil.QUOTA_CONF_KEY, true);
-    conf.setInt(QuotaCache.REFRESH_CONF_KEY, REFRESH_MS);
-    conf.set(QuotaMode.MODE_KEY, QuotaMode.valueOf(mode.name()).name());
-    conf.set(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY,
-      "org.apache.hadoop.hbase.quotas." + upstreamLimiter);
-    cluster.startMiniZKCluster();
-    cluster.startMiniHBaseCluster(StartMiniClusterOption.builder().numRegionServers(1).build());
-    cluster.waitTableAvailable(QuotaUtil.QUOTA_TABLE_NAME, 60_000);
-    Admin admin = cluster.getAdmin();
+    cluster = MiniCluster.builder()
+      .conf("hbase.regionserver.handler.count", "16")
+      .conf(HConstants.REGION_SERVER_IMPL, ThrottlingRegionServer.class)
+      .conf(QuotaUtil.QUOTA_CONF_KEY, "true")
+      .conf(QuotaCache.REFRESH_CONF_KEY, Integer.toString(REFRESH_MS))
+      .conf(QuotaMode.MODE_KEY, QuotaMode.valueOf(mode.name()).name())
+      .conf(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY,
+        "org.apache.hadoop.hbase.quotas." + upstreamLimiter)
+      .build();
+    cluster.start();
+    cluster.util().waitTableAvailable(QuotaUtil.QUOTA_TABLE_NAME, 60_000);
+    Admin admin = cluster.admin();
     admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
       .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
-    try (BufferedMutator m = cluster.getConnection().getBufferedMutator(TABLE)) {
+    try (BufferedMutator m = cluster.connection().getBufferedMutator(TABLE)) {
       byte[] value = new byte[1000];
       for (int i = 0; i < rows; i++) {
         Bytes.putInt(value, 0, i);
@@ -161,7 +154,7 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
   @TearDown(Level.Trial)
   public void stopCluster() throws IOException {
     if (cluster != null) {
-      cluster.shutdownMiniCluster();
+      cluster.stop();
       cluster = null;
     }
   }
@@ -183,7 +176,7 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
 
     @Setup(Level.Trial)
     public void connect(ThrottledUsersBenchmark bench) throws Exception {
-      Configuration conf = new Configuration(bench.cluster.getConfiguration());
+      Configuration conf = new Configuration(bench.cluster.conf());
       // One attempt per call: refusals come back here, are counted and waited out below.
       conf.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 0);
       User u = User.createUserForTesting(conf, user(), new String[] { user() });
