@@ -44,8 +44,14 @@ import org.apache.yetus.audience.InterfaceAudience;
  * <p>
  * A seek binary-searches the row offsets for the last row not after the sought row, then walks
  * that row only: cells of the next row are all larger, so the walk never compares past the row's
- * end. When the sought key is not after the row's first cell, the answer is the last cell of the
- * row before, found by following cell lengths without comparing keys.
+ * end. A forward seek whose key sorts before a row's first cell (a first-on-row key, a newer
+ * version of the first column, a row the block lacks) stops on that first cell and answers
+ * {@code INDEX_KEY_MAGIC}, as upstream's seeker does: HBase's readers
+ * ({@code StoreFileScanner.seekAtOrAfter} / {@code reseekAtOrAfter}, {@code HalfStoreFileReader})
+ * take that answer as "already on the first cell after the key", where answering 1 would mean
+ * walking the row before to its last cell and then a {@code next()} to come back. With
+ * {@code seekBefore} the answer is the last cell of the row before, found by following cell
+ * lengths without comparing keys.
  */
 @InterfaceAudience.Private
 final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
@@ -73,6 +79,9 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
   private int curTagsLength;
   private long curSeqId;
   private int curNext;
+
+  /** Set by {@link #lastRowNotAfter}: whether the block holds the sought key's row. */
+  private boolean keyRowFound;
 
   private int prevStart = -1;
   private int prevKeyLength;
@@ -164,13 +173,24 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
       decodeAt(0);
       return HConstants.INDEX_KEY_MAGIC;
     }
-    int rowEnd = row + 1 < rowCount ? rowOffset(row + 1) : dataSize;
+    boolean hasNextRow = row + 1 < rowCount;
+    if (!seekBefore && !keyRowFound && hasNextRow) {
+      // The key's row is not in the block and sorts between this row and the next: the first
+      // cell after the key is the next row's first. Stop there (see the class comment).
+      decodeAt(rowOffset(row + 1));
+      return HConstants.INDEX_KEY_MAGIC;
+    }
+    int rowEnd = hasNextRow ? rowOffset(row + 1) : dataSize;
     decodeAt(rowOffset(row));
     while (true) {
       int cmp = PrivateCellUtil.compareKeyIgnoresMvcc(comparator, key, currentKey());
       if (cmp > 0) {
         if (curNext >= rowEnd) {
-          // Every cell of the next row sorts after the key: this is the last cell before it.
+          if (!seekBefore && hasNextRow) {
+            decodeAt(curNext);
+            return HConstants.INDEX_KEY_MAGIC;
+          }
+          // The last cell of the block's last row: the reader moves on to the next block.
           return 1;
         }
         saveAsPrevious();
@@ -185,8 +205,8 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
         restorePrevious();
         return 1;
       }
-      if (row == 0) {
-        decodeAt(0);
+      if (row == 0 || !seekBefore) {
+        // Before the row's first cell, which is where a forward seek wants to be anyway.
         return HConstants.INDEX_KEY_MAGIC;
       }
       lastCellOfRow(row - 1);
@@ -194,7 +214,10 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
     }
   }
 
-  /** Binary search over the row offsets: the last row whose key is not after the key's row. */
+  /**
+   * Binary search over the row offsets: the last row whose key is not after the key's row; sets
+   * {@link #keyRowFound} when that row is the key's own.
+   */
   private int lastRowNotAfter(Cell key) {
     int low = 0;
     int high = rowCount - 1;
@@ -206,9 +229,11 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
       } else if (cmp > 0) {
         high = mid - 1;
       } else {
+        keyRowFound = true;
         return mid;
       }
     }
+    keyRowFound = false;
     return high;
   }
 
