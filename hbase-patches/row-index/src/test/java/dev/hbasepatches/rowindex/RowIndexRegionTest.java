@@ -28,11 +28,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.encoding.RowIndexCodecV1;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.After;
 import org.junit.Test;
 
@@ -60,7 +62,11 @@ public class RowIndexRegionTest {
     List<List<Cell>> out = new ArrayList<>();
     out.add(r.scanAll(new Scan()));
     out.add(r.scanAll(new Scan().setReversed(true)));
-    out.add(r.scanAll(new Scan().setReversed(true).setLimit(100)));
+    List<Cell> last100 = r.scanRows(new Scan().setReversed(true), 100);
+    long rows = last100.stream().map(c -> Bytes.toStringBinary(CellUtil.cloneRow(c))).distinct()
+      .count();
+    assertTrue("reverse scan limit 100 read " + rows + " rows", rows > 0 && rows <= 100);
+    out.add(last100);
     out.add(r.scanAll(new Scan().withStartRow(SeedTableData.rowKey(1234))
       .withStopRow(SeedTableData.rowKey(1500)).setReversed(true)));
     Random rnd = new Random(seed);

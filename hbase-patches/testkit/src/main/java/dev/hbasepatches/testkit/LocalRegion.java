@@ -146,6 +146,28 @@ public final class LocalRegion implements Closeable {
     return all;
   }
 
+  /**
+   * The cells of the scan's first {@code maxRows} rows, as a client's {@code Scan.setLimit} would
+   * return them: a bare region ignores the limit (the RPC layer applies it), so count rows here.
+   */
+  public List<Cell> scanRows(Scan scan, int maxRows) throws IOException {
+    List<Cell> all = new ArrayList<>();
+    List<Cell> batch = new ArrayList<>();
+    int rows = 0;
+    try (RegionScanner scanner = region.getScanner(scan)) {
+      boolean more;
+      do {
+        more = scanner.next(batch);
+        if (!batch.isEmpty()) {
+          rows++;
+        }
+        all.addAll(batch);
+        batch.clear();
+      } while (more && rows < maxRows);
+    }
+    return all;
+  }
+
   /** Pulls every block of every store file into the block cache by scanning everything. */
   public long warm() throws IOException {
     Scan scan = new Scan().readAllVersions().setRaw(true).setCacheBlocks(true);
