@@ -25,7 +25,9 @@ public interface RateLimit {
 
   /**
    * Admits {@code cost} units now and returns 0, or refuses, consumes nothing, and returns how
-   * many nanoseconds from now the same request would be admitted (always &gt; 0 on refusal).
+   * many nanoseconds the caller should wait before asking again (always &gt; 0 on refusal): at
+   * least until the same request could be admitted, and later when other refused requests are due
+   * first, so that requests refused together are not all told the same instant.
    */
   long tryAcquire(long cost);
 

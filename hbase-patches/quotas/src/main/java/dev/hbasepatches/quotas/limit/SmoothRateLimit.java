@@ -36,7 +36,10 @@ import org.apache.yetus.audience.InterfaceAudience;
  * {@code max(burstUnits, c) + W * rate} (plus rounding below one unit), where {@code c} is the
  * largest single cost admitted in it. Over a long run the admitted units converge to the rate.</li>
  * <li>A refusal returns the exact wait: when nothing else is consumed meanwhile, the same request
- * is admitted at {@code now + wait} and would still be refused one nanosecond earlier.</li>
+ * is admitted at {@code now + wait} and would still be refused one nanosecond earlier. Requests
+ * refused while earlier refused ones are still due are told to come back one request's time
+ * after the last of them, so clients refused together return one by one instead of all at once
+ * (only one of them could be admitted then); nothing is reserved by this.</li>
  * <li>The backlog is never negative, so refunds cannot build credit beyond the burst, and the
  * backlog is capped (about 73 years' worth), so no charge or refund overflows.</li>
  * <li>A cost above the burst is never refused forever: it is checked as though it cost exactly the
@@ -130,6 +133,13 @@ public final class SmoothRateLimit implements RateLimit {
   private volatile Rate rate;
   /** The theoretical arrival time, in {@link Ticker#nanoTime()} terms. */
   private final AtomicLong tat;
+  /**
+   * The latest retry time handed to a refused request. Requests refused together get successive
+   * retry times one request's worth apart instead of the same instant, so their clients come back
+   * one after another rather than all at once (when all but one would be refused again). A hint
+   * only: nothing is reserved, and a request that returns early or late is judged like any other.
+   */
+  private final AtomicLong lastRetry;
 
   /** A limit of {@code units} per {@code periodNanos} whose burst is one period's units. */
   public SmoothRateLimit(long units, long periodNanos, Ticker ticker) {
@@ -150,7 +160,9 @@ public final class SmoothRateLimit implements RateLimit {
     this.ticker = ticker;
     this.burstSetting = burstUnits;
     this.rate = newRate(units, periodNanos);
-    this.tat = new AtomicLong(ticker.nanoTime());
+    long now = ticker.nanoTime();
+    this.tat = new AtomicLong(now);
+    this.lastRetry = new AtomicLong(now - periodNanos);
   }
 
   private Rate newRate(long units, long periodNanos) {
@@ -178,7 +190,7 @@ public final class SmoothRateLimit implements RateLimit {
     while (true) {
       long ahead = Math.max(0, current - now);
       if (ahead + checkNanos > r.toleranceNanos) {
-        return ahead + checkNanos - r.toleranceNanos;
+        return retryAfter(now, ahead + checkNanos - r.toleranceNanos, costNanos, r);
       }
       long next = now + Math.min(MAX_AHEAD_NANOS, ahead + costNanos);
       long witness = tat.compareAndExchange(current, next);
@@ -186,6 +198,28 @@ public final class SmoothRateLimit implements RateLimit {
         return 0;
       }
       current = witness;
+    }
+  }
+
+  /**
+   * The wait for a refused request: its exact wait if no other refused request is due around then,
+   * else one request's time after the last retry handed out. A queue of hints longer than one
+   * period means earlier refused requests did not come back as told; start over from the exact
+   * wait rather than push every later request further out.
+   */
+  private long retryAfter(long now, long exactWait, long costNanos, Rate r) {
+    long earliest = now + exactWait;
+    if (costNanos >= r.periodNanos) {
+      return exactWait;
+    }
+    while (true) {
+      long last = lastRetry.get();
+      long queued = last + costNanos;
+      long behind = queued - earliest;
+      long slot = behind > 0 && behind <= r.periodNanos ? queued : earliest;
+      if (lastRetry.compareAndSet(last, slot)) {
+        return slot - now;
+      }
     }
   }
 

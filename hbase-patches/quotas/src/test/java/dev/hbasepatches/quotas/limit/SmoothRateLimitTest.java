@@ -37,14 +37,23 @@ public class SmoothRateLimitTest {
   private final FakeTicker clock = new FakeTicker();
 
   /** Admits {@code cost} until refused at the current instant; returns how many were admitted. */
+  /** The wait the last {@link #drain} call's refusal returned. */
+  private static long lastWait;
+
+  /**
+   * Admits {@code cost} until refused; returns how many were admitted and keeps the refusal's
+   * wait in {@link #lastWait} (asking again would be a second refusal, told to queue behind it).
+   */
   private static long drain(RateLimit limit, long cost) {
     long admitted = 0;
-    while (limit.tryAcquire(cost) == 0) {
+    long wait;
+    while ((wait = limit.tryAcquire(cost)) == 0) {
       admitted++;
       if (admitted > 100_000_000L) {
         fail("limit never refused: " + limit);
       }
     }
+    lastWait = wait;
     return admitted;
   }
 
@@ -149,14 +158,15 @@ public class SmoothRateLimitTest {
     for (long[] c : cases) {
       String what = c[0] + " per " + c[1] + "ns, burst " + c[2] + ", cost " + c[3];
       SmoothRateLimit limit = new SmoothRateLimit(c[0], c[1], c[2], clock);
-      drain(limit, c[3]);
       for (int round = 0; round < 5; round++) {
-        long wait = limit.tryAcquire(c[3]);
+        // A period later no retry hint is outstanding: the first refusal gets the exact wait.
+        clock.advance(c[1]);
+        drain(limit, c[3]);
+        long wait = lastWait;
         assertTrue(what, wait > 0);
-        // A refusal consumes nothing: asking again at once gives the same answer.
-        assertEquals(what, wait, limit.tryAcquire(c[3]));
         clock.advance(wait - 1);
-        assertEquals(what + ": one nanosecond early", 1, limit.tryAcquire(c[3]));
+        // A refusal consumes nothing: one nanosecond early is still too early, on time is not.
+        assertTrue(what + ": one nanosecond early", limit.tryAcquire(c[3]) > 0);
         clock.advance(1);
         assertEquals(what + ": on time", 0, limit.tryAcquire(c[3]));
       }
@@ -164,12 +174,46 @@ public class SmoothRateLimitTest {
   }
 
   @Test
+  public void requestsRefusedTogetherAreToldToComeBackOneByOne() {
+    // 100 per second: one request every 10 ms.
+    SmoothRateLimit limit = new SmoothRateLimit(100, SEC, clock);
+    long step = SEC / 100;
+    drain(limit, 1); // its last call was refused and told to come back in one step
+    long second = limit.tryAcquire(1);
+    long third = limit.tryAcquire(1);
+    assertEquals(2 * step, second);
+    assertEquals(3 * step, third);
+    // Each comes back when told and is admitted; nobody is refused a second time.
+    clock.advance(second);
+    assertEquals(0, limit.tryAcquire(1));
+    clock.advance(third - second);
+    assertEquals(0, limit.tryAcquire(1));
+    // The hints reserve nothing: the first client never came back, so its unit is still there.
+    assertEquals(0, limit.tryAcquire(1));
+    // With no hint outstanding, a lone refusal gets its exact wait.
+    assertEquals(step, limit.tryAcquire(1));
+  }
+
+  @Test
+  public void abandonedRetryHintsDoNotPushLaterRequestsBeyondAPeriod() {
+    SmoothRateLimit limit = new SmoothRateLimit(100, SEC, clock);
+    drain(limit, 1);
+    long last = 0;
+    for (int i = 0; i < 500; i++) {
+      // Clients that never come back: the hints start over instead of growing without bound.
+      last = limit.tryAcquire(1);
+      assertTrue("wait " + last, last > 0 && last <= SEC + SEC / 100);
+    }
+  }
+
+  @Test
   public void waitAfterBurstIsOneUnitsTime() {
     SmoothRateLimit limit = new SmoothRateLimit(1000, SEC, clock);
     drain(limit, 1);
-    assertEquals(SEC / 1000, limit.tryAcquire(1));
-    // A cost of 10 must wait for ten units to refill.
-    assertEquals(10 * SEC / 1000, limit.tryAcquire(10));
+    assertEquals(SEC / 1000, lastWait);
+    // A cost of 10 must wait for ten units to refill, counted from the refused request ahead of
+    // it, which was told to come back in one unit's time.
+    assertEquals(11 * SEC / 1000, limit.tryAcquire(10));
   }
 
   @Test
@@ -305,7 +349,7 @@ public class SmoothRateLimitTest {
     long ms = TimeUnit.MILLISECONDS.toNanos(1);
     clock.advance(ms);
     assertEquals((ms + unused) / perCost, drain(limit, cost));
-    assertEquals(perCost - (ms + unused) % perCost, limit.tryAcquire(cost));
+    assertEquals(perCost - (ms + unused) % perCost, lastWait);
   }
 
   @Test
@@ -359,7 +403,7 @@ public class SmoothRateLimitTest {
     assertEquals(10, drain(limit, 1));
     t.advance(SEC); // nanoTime wraps; differences stay right
     assertEquals(10, drain(limit, 1));
-    assertEquals(SEC / 10, limit.tryAcquire(1));
+    assertEquals(SEC / 10, lastWait);
   }
 
   @Test
