@@ -79,7 +79,12 @@ public final class ChangeModules {
       Map.of("hbase.hregion.impl", "dev.hbasepatches.seekskip.SeekSkipRegion",
         "hbase.hstore.defaultengine.compactor.class",
         "dev.hbasepatches.seekskip.SeekSkipCompactor"),
-      "hbasepatches.seekskip.mode"));
+      "hbasepatches.seekskip.mode"),
+    // The RegionServer class: the embedded cluster's servers are built from the same key.
+    new ChangeModule("quotas", "dev.hbasepatches.quotas.ThrottlingRegionServer",
+      Map.of("hbase.regionserver.impl", "dev.hbasepatches.quotas.ThrottlingRegionServer",
+        "hbase.quota.enabled", "true"),
+      "hbasepatches.quotas.mode"));
 
   private ChangeModules() {
   }

@@ -1,0 +1,54 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.perf;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import dev.hbasepatches.perf.PerfOptions.ChangeMode;
+import java.util.List;
+import java.util.Map;
+import org.junit.Test;
+
+/** The registry of change modules: what each one sets, and what a missing one says. */
+public class ChangeModulesTest {
+
+  private static final String QUOTAS_SERVER = "dev.hbasepatches.quotas.ThrottlingRegionServer";
+
+  @Test
+  public void quotasRunsTheThrottlingRegionServerWithQuotasOnInEveryMode() {
+    ChangeModules.ChangeModule quotas = ChangeModules.byName("quotas").orElseThrow();
+    assertEquals(QUOTAS_SERVER, quotas.probeClass());
+    for (ChangeMode mode : ChangeMode.values()) {
+      Map<String, String> settings = quotas.settings(mode);
+      assertEquals(QUOTAS_SERVER, settings.get("hbase.regionserver.impl"));
+      assertEquals("true", settings.get("hbase.quota.enabled"));
+      assertEquals(mode.name(), settings.get("hbasepatches.quotas.mode"));
+    }
+  }
+
+  @Test
+  public void aModuleMissingFromTheClasspathIsNamedWithItsClass() {
+    // hbase-perf's own test classpath has no change module on it.
+    ToolFailure e =
+      assertThrows(ToolFailure.class, () -> ChangeModules.select(List.of("quotas")));
+    assertTrue(e.getMessage(), e.getMessage().contains("quotas (no class " + QUOTAS_SERVER + ")"));
+    assertTrue(ChangeModules.names(), ChangeModules.names().contains("quotas"));
+  }
+}
