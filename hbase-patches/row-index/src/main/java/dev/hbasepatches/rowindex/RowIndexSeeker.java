@@ -37,7 +37,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Reads a ROW_INDEX_V1 block. The position is a handful of ints (where the current cell starts,
- * its lengths, where the next one starts) plus the same for the cell before it while a seek
+ * its lengths, where the next one starts) plus where the cell before it starts while a seek
  * walks; key comparisons go through one reusable key view. So {@link #next()},
  * {@link #rewind()} and {@link #seekToKeyInBlock} allocate nothing; only {@link #getCell()} and
  * friends create the objects they hand out.
@@ -83,12 +83,8 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
   /** Set by {@link #lastRowNotAfter}: whether the block holds the sought key's row. */
   private boolean keyRowFound;
 
+  /** Where the cell before the current one starts while a seek walks a row; -1 otherwise. */
   private int prevStart = -1;
-  private int prevKeyLength;
-  private int prevValueLength;
-  private int prevTagsLength;
-  private long prevSeqId;
-  private int prevNext;
 
   RowIndexSeeker(HFileBlockDecodingContext ctx) {
     this.hasTags = ctx.getHFileContext().isIncludesTags();
@@ -193,7 +189,7 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
           // The last cell of the block's last row: the reader moves on to the next block.
           return 1;
         }
-        saveAsPrevious();
+        prevStart = curStart;
         decodeAt(curNext);
         continue;
       }
@@ -202,7 +198,9 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
       }
       // The key is at or before the current cell: the answer is the cell before this one.
       if (prevStart >= 0) {
-        restorePrevious();
+        // Decoded again rather than kept: once per seek, instead of a copy per step.
+        decodeAt(prevStart);
+        prevStart = -1;
         return 1;
       }
       if (row == 0 || !seekBefore) {
@@ -289,25 +287,6 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
     curTagsLength = tagsLength;
     curSeqId = seqId;
     curNext = p;
-  }
-
-  private void saveAsPrevious() {
-    prevStart = curStart;
-    prevKeyLength = curKeyLength;
-    prevValueLength = curValueLength;
-    prevTagsLength = curTagsLength;
-    prevSeqId = curSeqId;
-    prevNext = curNext;
-  }
-
-  private void restorePrevious() {
-    curStart = prevStart;
-    curKeyLength = prevKeyLength;
-    curValueLength = prevValueLength;
-    curTagsLength = prevTagsLength;
-    curSeqId = prevSeqId;
-    curNext = prevNext;
-    prevStart = -1;
   }
 
   /** The reusable key view over the current cell; never handed out. */
