@@ -134,15 +134,7 @@ public final class LocalRegion implements Closeable {
   /** Runs the scan to the end on any region and returns every cell in order. */
   public static List<Cell> scanAll(HRegion region, Scan scan) throws IOException {
     List<Cell> all = new ArrayList<>();
-    List<Cell> batch = new ArrayList<>();
-    try (RegionScanner scanner = region.getScanner(scan)) {
-      boolean more;
-      do {
-        more = scanner.next(batch);
-        all.addAll(batch);
-        batch.clear();
-      } while (more);
-    }
+    scan(region, scan, Integer.MAX_VALUE, all::addAll);
     return all;
   }
 
@@ -152,7 +144,22 @@ public final class LocalRegion implements Closeable {
    */
   public List<Cell> scanRows(Scan scan, int maxRows) throws IOException {
     List<Cell> all = new ArrayList<>();
+    scan(region, scan, maxRows, all::addAll);
+    return all;
+  }
+
+  /**
+   * Runs the scan for at most {@code maxRows} non-empty rows, handing each row's cells to
+   * {@code sink} (the list is reused afterwards: copy what you keep); returns the cells seen.
+   */
+  public long scan(Scan scan, int maxRows, Consumer<List<Cell>> sink) throws IOException {
+    return scan(region, scan, maxRows, sink);
+  }
+
+  private static long scan(HRegion region, Scan scan, int maxRows, Consumer<List<Cell>> sink)
+    throws IOException {
     List<Cell> batch = new ArrayList<>();
+    long cells = 0;
     int rows = 0;
     try (RegionScanner scanner = region.getScanner(scan)) {
       boolean more;
@@ -160,12 +167,13 @@ public final class LocalRegion implements Closeable {
         more = scanner.next(batch);
         if (!batch.isEmpty()) {
           rows++;
+          cells += batch.size();
+          sink.accept(batch);
+          batch.clear();
         }
-        all.addAll(batch);
-        batch.clear();
       } while (more && rows < maxRows);
     }
-    return all;
+    return cells;
   }
 
   /** Pulls every block of every store file into the block cache by scanning everything. */

@@ -152,7 +152,7 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
   }
 
   @TearDown(Level.Trial)
-  public void stopCluster() throws IOException {
+  public void stopCluster() {
     if (cluster != null) {
       cluster.stop();
       cluster = null;

@@ -24,17 +24,13 @@ import dev.hbasepatches.rowindex.RowIndexInstaller;
 import dev.hbasepatches.rowindex.SeedTableData;
 import dev.hbasepatches.testkit.LocalRegion;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
-import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -225,24 +221,7 @@ public class RegionReadBenchmark extends HBaseBenchmark {
    * {@code next}; {@code Scan.setLimit} is applied by the RPC layer, not by the region).
    */
   private long scan(Scan scan, int maxRows, Blackhole bh) throws IOException {
-    List<Cell> batch = new ArrayList<>();
-    long returned = 0;
-    int rowsSeen = 0;
-    try (RegionScanner scanner = region.region().getScanner(scan)) {
-      boolean more;
-      do {
-        more = scanner.next(batch);
-        if (!batch.isEmpty()) {
-          rowsSeen++;
-        }
-        returned += batch.size();
-        if (bh != null) {
-          bh.consume(batch);
-        }
-        batch.clear();
-      } while (more && rowsSeen < maxRows);
-    }
-    return returned;
+    return region.scan(scan, maxRows, bh == null ? batch -> { } : bh::consume);
   }
 
   @Benchmark

@@ -26,12 +26,7 @@ import dev.hbasepatches.seekskip.SeekSkipRegion;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.ScanShape;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -138,21 +133,8 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
   }
 
   private long scanOnce(Blackhole bh) throws IOException {
-    Scan scan = scanShape.scan();
-    List<Cell> batch = new ArrayList<>();
-    long returned = 0;
-    try (RegionScanner scanner = region.region().getScanner(scan)) {
-      boolean more;
-      do {
-        more = scanner.next(batch);
-        returned += batch.size();
-        if (bh != null) {
-          bh.consume(batch);
-        }
-        batch.clear();
-      } while (more);
-    }
-    return returned;
+    return region.scan(scanShape.scan(), Integer.MAX_VALUE,
+      bh == null ? batch -> { } : bh::consume);
   }
 
   @Benchmark
