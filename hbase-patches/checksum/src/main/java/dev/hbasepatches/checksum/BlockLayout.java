@@ -53,6 +53,9 @@ public final class BlockLayout {
   static final int BYTES_PER_CHECKSUM_OFFSET = 25;
   static final int ON_DISK_DATA_SIZE_WITH_HEADER_OFFSET = 29;
 
+  /** values() copies its array on every call; this is read once per block. */
+  private static final ChecksumType[] TYPES = ChecksumType.values();
+
   private static final byte[] DATA_BLOCK_MAGIC = "DATABLK*".getBytes(StandardCharsets.US_ASCII);
 
   private final ChecksumType type;
@@ -190,7 +193,7 @@ public final class BlockLayout {
 
   /** The type with this code, or null; HBase's own lookup throws an unchecked error instead. */
   static ChecksumType typeOf(byte code) {
-    for (ChecksumType t : ChecksumType.values()) {
+    for (ChecksumType t : TYPES) {
       if (t.getCode() == code) {
         return t;
       }

@@ -29,14 +29,20 @@ final class BufferBlockBytes extends BlockBytes {
 
   /** Walked chunk by chunk: its limit is moved to each chunk's end and the CRC consumes it. */
   private final ByteBuffer chunkView;
-  /** Absolute big-endian reads and writes of header fields and checksums. */
-  private final ByteBuffer fieldView;
+  /**
+   * The caller's buffer, for absolute reads and writes of header fields and checksums: they change
+   * no buffer state, so no duplicate is needed for them.
+   */
+  private final ByteBuffer fields;
+  /** Whether the caller's buffer is little-endian (HBase's fields are big-endian). */
+  private final boolean swap;
   private final int base;
   private final int length;
 
   BufferBlockBytes(ByteBuffer buffer, int base, int length) {
     this.chunkView = buffer.duplicate();
-    this.fieldView = buffer.duplicate().order(ByteOrder.BIG_ENDIAN);
+    this.fields = buffer;
+    this.swap = buffer.order() != ByteOrder.BIG_ENDIAN;
     this.base = base;
     this.length = length;
   }
@@ -48,17 +54,18 @@ final class BufferBlockBytes extends BlockBytes {
 
   @Override
   byte byteAt(int index) {
-    return fieldView.get(base + index);
+    return fields.get(base + index);
   }
 
   @Override
   int intAt(int index) {
-    return fieldView.getInt(base + index);
+    int v = fields.getInt(base + index);
+    return swap ? Integer.reverseBytes(v) : v;
   }
 
   @Override
   void putInt(int index, int value) {
-    fieldView.putInt(base + index, value);
+    fields.putInt(base + index, swap ? Integer.reverseBytes(value) : value);
   }
 
   @Override
@@ -73,14 +80,15 @@ final class BufferBlockBytes extends BlockBytes {
       v.limit(off);
       crc.reset();
       crc.update(v);
-      fieldView.putInt(sum, (int) crc.getValue());
+      int value = (int) crc.getValue();
+      fields.putInt(sum, swap ? Integer.reverseBytes(value) : value);
     }
   }
 
   @Override
   int firstBadChunk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
     ByteBuffer v = chunkView;
-    ByteBuffer sums = fieldView;
+    ByteBuffer sums = fields;
     v.clear().position(base);
     int sum = base + sumsAt;
     int chunk = 0;
@@ -90,7 +98,8 @@ final class BufferBlockBytes extends BlockBytes {
       v.limit(off);
       crc.reset();
       crc.update(v);
-      if ((int) crc.getValue() != sums.getInt(sum)) {
+      int stored = sums.getInt(sum);
+      if ((int) crc.getValue() != (swap ? Integer.reverseBytes(stored) : stored)) {
         return chunk;
       }
       sum += BlockLayout.CHECKSUM_SIZE;

@@ -29,29 +29,38 @@ import org.apache.hadoop.hbase.util.ObjectIntPair;
  * A block spread over the segments of a {@link MultiByteBuff} (HBase's pooled off-heap buffers,
  * often with a heap tail). A chunk that crosses a segment boundary is fed to the CRC in two pieces
  * straight from each segment; nothing is copied, however the boundaries fall.
+ * <p>
+ * Per-block setup is kept to one small array: header fields and checksums are read and written
+ * with absolute accesses on the segments themselves (which change no buffer state, so a segment
+ * shared with other readers is safe), and a direct segment gets a private duplicate only while
+ * its bytes are fed to the CRC, which consumes a buffer through its position and limit. Moving
+ * the segments' own position and limit instead would save those duplicates but is not safe in
+ * general: the same ByteBuffer objects may back another ByteBuff read by another thread (a
+ * MultiByteBuff built with {@code ByteBuff.wrap} over shared buffers), and this class promises
+ * to leave the caller's state alone.
  */
 final class SegmentedBlockBytes extends BlockBytes {
 
   private static final VarHandle INT_BE =
     MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
+  /** The MultiByteBuff's own segment array (not copied, never modified). */
+  private final ByteBuffer[] items;
+  /** Index in {@link #items} of the segment holding the block's first byte. */
+  private final int first;
   private final int length;
-  /** Block offset where each segment's part of the block ends (exclusive); ascending. */
+  /** Segment {@code first}'s index of the block's first byte. */
+  private final int firstBase;
+  /** Block offset where the block's part of segment {@code first + s} ends (exclusive). */
   private final int[] ends;
-  /** Added to a block offset to get the index in the segment (array index for heap ones). */
-  private final int[] shifts;
-  /** The backing array of a heap segment, else null. */
-  private final byte[][] arrays;
-  /** A private duplicate of a segment with no accessible array, else null. */
-  private final ByteBuffer[] views;
 
-  private SegmentedBlockBytes(int length, int[] ends, int[] shifts, byte[][] arrays,
-    ByteBuffer[] views) {
+  private SegmentedBlockBytes(ByteBuffer[] items, int first, int length, int firstBase,
+    int[] ends) {
+    this.items = items;
+    this.first = first;
     this.length = length;
+    this.firstBase = firstBase;
     this.ends = ends;
-    this.shifts = shifts;
-    this.arrays = arrays;
-    this.views = views;
   }
 
   /**
@@ -87,36 +96,24 @@ final class SegmentedBlockBytes extends BlockBytes {
     }
     int length = blockEnd - blockStart;
     ObjectIntPair<ByteBuffer> probe = first > 0 || first < last ? new ObjectIntPair<>() : null;
+    int base = (int) (blockStart - firstStart);
     if (first < 0 || first == last) {
       ByteBuffer only = items[Math.max(first, 0)];
       checkStart(buff, first, only, firstStart, probe);
-      int base = (int) (blockStart - firstStart);
       return only.hasArray()
         ? new ArrayBlockBytes(only.array(), only.arrayOffset() + base, length)
         : new BufferBlockBytes(only, base, length);
     }
     int count = last - first + 1;
     int[] ends = new int[count];
-    int[] shifts = new int[count];
-    byte[][] arrays = new byte[count][];
-    ByteBuffer[] views = new ByteBuffer[count];
     long segStart = firstStart;
     for (int s = 0; s < count; s++) {
-      int i = first + s;
-      ByteBuffer item = items[i];
-      checkStart(buff, i, item, segStart, probe);
-      ends[s] = (int) Math.min(segStart + item.capacity() - blockStart, length);
-      int shift = (int) (blockStart - segStart);
-      if (item.hasArray()) {
-        arrays[s] = item.array();
-        shift += item.arrayOffset();
-      } else {
-        views[s] = item.duplicate().order(ByteOrder.BIG_ENDIAN);
-      }
-      shifts[s] = shift;
+      ByteBuffer item = items[first + s];
+      checkStart(buff, first + s, item, segStart, probe);
       segStart += item.capacity();
+      ends[s] = (int) Math.min(segStart - blockStart, length);
     }
-    return new SegmentedBlockBytes(length, ends, shifts, arrays, views);
+    return new SegmentedBlockBytes(items, first, length, base, ends);
   }
 
   /** Confirms segment {@code i} starts where the capacities before it say. */
@@ -156,11 +153,15 @@ final class SegmentedBlockBytes extends BlockBytes {
     return lo;
   }
 
+  /** Segment {@code s}'s own index of block offset {@code index} (not counting arrayOffset). */
+  private int indexIn(int s, int index) {
+    return s == 0 ? index + firstBase : index - ends[s - 1];
+  }
+
   @Override
   byte byteAt(int index) {
     int s = segmentOf(index);
-    byte[] a = arrays[s];
-    return a != null ? a[index + shifts[s]] : views[s].clear().get(index + shifts[s]);
+    return items[first + s].get(indexIn(s, index));
   }
 
   @Override
@@ -171,10 +172,13 @@ final class SegmentedBlockBytes extends BlockBytes {
   /** {@link #intAt(int)} when the segment holding {@code index} is known. */
   private int intAt(int index, int s) {
     if (index + 4 <= ends[s]) {
-      byte[] a = arrays[s];
-      return a != null
-        ? (int) INT_BE.get(a, index + shifts[s])
-        : views[s].clear().getInt(index + shifts[s]);
+      ByteBuffer item = items[first + s];
+      int at = indexIn(s, index);
+      if (item.hasArray()) {
+        return (int) INT_BE.get(item.array(), item.arrayOffset() + at);
+      }
+      int v = item.getInt(at);
+      return item.order() == ByteOrder.BIG_ENDIAN ? v : Integer.reverseBytes(v);
     }
     // The four bytes straddle a segment boundary.
     return (byteAt(index) & 0xff) << 24 | (byteAt(index + 1) & 0xff) << 16
@@ -185,11 +189,12 @@ final class SegmentedBlockBytes extends BlockBytes {
   void putInt(int index, int value) {
     int s = segmentOf(index);
     if (index + 4 <= ends[s]) {
-      byte[] a = arrays[s];
-      if (a != null) {
-        INT_BE.set(a, index + shifts[s], value);
+      ByteBuffer item = items[first + s];
+      int at = indexIn(s, index);
+      if (item.hasArray()) {
+        INT_BE.set(item.array(), item.arrayOffset() + at, value);
       } else {
-        views[s].clear().putInt(index + shifts[s], value);
+        item.putInt(at, item.order() == ByteOrder.BIG_ENDIAN ? value : Integer.reverseBytes(value));
       }
       return;
     }
@@ -197,44 +202,55 @@ final class SegmentedBlockBytes extends BlockBytes {
     for (int k = 0; k < 4; k++) {
       int i = index + k;
       int t = segmentOf(i);
-      byte b = (byte) (value >>> (24 - 8 * k));
-      byte[] a = arrays[t];
-      if (a != null) {
-        a[i + shifts[t]] = b;
-      } else {
-        views[t].clear().put(i + shifts[t], b);
-      }
+      items[first + t].put(indexIn(t, i), (byte) (value >>> (24 - 8 * k)));
     }
   }
 
-  /** Feeds {@code [start, end)} to the CRC segment by segment, beginning at segment {@code s}. */
-  private int update(Checksum crc, int s, int start, int end) {
-    int off = start;
-    while (off < end) {
-      while (ends[s] <= off) {
-        s++;
+  /**
+   * Feeds the block's bytes to a CRC piece by piece, in increasing block order. Holds the one
+   * private duplicate of the direct segment being read; a new one is made only when the walk
+   * enters the next direct segment.
+   */
+  private final class Feeder {
+    private int seg;
+    private ByteBuffer view;
+    private int viewSeg = -1;
+
+    /** Feeds {@code [start, end)}; {@code start} is at or after the previous call's end. */
+    void update(Checksum crc, int start, int end) {
+      int off = start;
+      int s = seg;
+      while (off < end) {
+        while (ends[s] <= off) {
+          s++;
+        }
+        int stop = Math.min(end, ends[s]);
+        ByteBuffer item = items[first + s];
+        int shift = s == 0 ? firstBase : -ends[s - 1];
+        if (item.hasArray()) {
+          crc.update(item.array(), item.arrayOffset() + off + shift, stop - off);
+        } else {
+          if (viewSeg != s) {
+            view = item.duplicate();
+            viewSeg = s;
+          }
+          // Limit first: it pulls the position back if needed, so the position can always follow.
+          crc.update(view.limit(stop + shift).position(off + shift));
+        }
+        off = stop;
       }
-      int stop = Math.min(end, ends[s]);
-      byte[] a = arrays[s];
-      if (a != null) {
-        crc.update(a, off + shifts[s], stop - off);
-      } else {
-        // Limit first: it pulls the position back if needed, so the position can always follow.
-        crc.update(views[s].limit(stop + shifts[s]).position(off + shifts[s]));
-      }
-      off = stop;
+      seg = s;
     }
-    return s;
   }
 
   @Override
   void generate(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
-    int s = 0;
+    Feeder feeder = new Feeder();
     int sum = sumsAt;
     for (int off = 0; off < dataLen; sum += BlockLayout.CHECKSUM_SIZE) {
       int n = Math.min(bytesPerChecksum, dataLen - off);
       crc.reset();
-      s = update(crc, s, off, off + n);
+      feeder.update(crc, off, off + n);
       putInt(sum, (int) crc.getValue());
       off += n;
     }
@@ -242,14 +258,14 @@ final class SegmentedBlockBytes extends BlockBytes {
 
   @Override
   int firstBadChunk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
-    int s = 0;
+    Feeder feeder = new Feeder();
     int sum = sumsAt;
     int sumSegment = segmentOf(sumsAt);
     int chunk = 0;
     for (int off = 0; off < dataLen; chunk++) {
       int n = Math.min(bytesPerChecksum, dataLen - off);
       crc.reset();
-      s = update(crc, s, off, off + n);
+      feeder.update(crc, off, off + n);
       while (ends[sumSegment] <= sum) {
         sumSegment++;
       }
@@ -265,7 +281,7 @@ final class SegmentedBlockBytes extends BlockBytes {
   @Override
   int crcOf(Checksum crc, int start, int len) {
     crc.reset();
-    update(crc, segmentOf(start), start, start + len);
+    new Feeder().update(crc, start, start + len);
     return (int) crc.getValue();
   }
 }

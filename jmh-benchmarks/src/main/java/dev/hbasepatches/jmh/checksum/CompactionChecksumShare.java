@@ -209,6 +209,7 @@ public final class CompactionChecksumShare {
       intrinsics, allocator.equals("pooled") ? "pooled direct" : "heap",
       ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("-XX:")).reduce((a, b) -> a + " " + b).orElse("defaults"));
+    System.out.println("ChecksumUtil loaded from " + checksumUtilSource() + "\n");
     System.out.println("| checksum | compaction thread CPU ms (mean ± 95% CI, n) | wall ms |"
       + " MB read+written | checksum CPU ms (vs NULL) | checksum share, CPU difference |"
       + " checksum share, JFR samples [95% CI] (checksum of all) | of which verify on read |");
@@ -239,6 +240,26 @@ public final class CompactionChecksumShare {
         100 * wilson[0], 100 * wilson[1], c[0], c[1], c[2]);
     }
     System.out.println();
+  }
+
+  /**
+   * Where HBase's ChecksumUtil came from: hbase-server's jar (UPSTREAM) or the checksum overlay
+   * jar put ahead of it on the classpath (PATCHED), and whether the overlay routes through
+   * BlockChecksummer.
+   */
+  private static String checksumUtilSource() {
+    try {
+      Class<?> c = Class.forName("org.apache.hadoop.hbase.io.hfile.ChecksumUtil");
+      String where = String.valueOf(c.getProtectionDomain().getCodeSource().getLocation());
+      try {
+        Object checksummer = c.getMethod("checksummer").invoke(null);
+        return where + " (overlay, " + (checksummer != null ? "BlockChecksummer)" : "stock path)");
+      } catch (NoSuchMethodException e) {
+        return where + " (HBase's own)";
+      }
+    } catch (ReflectiveOperationException e) {
+      return "unknown: " + e;
+    }
   }
 
   /** The Wilson 95% interval of a binomial proportion: sound even with few or no hits. */
