@@ -207,19 +207,23 @@ final class SegmentedBlockBytes extends BlockBytes {
   }
 
   /**
-   * Feeds the block's bytes to a CRC piece by piece, in increasing block order. Holds the one
-   * private duplicate of the direct segment being read; a new one is made only when the walk
-   * enters the next direct segment.
+   * Feeds the chunks of {@code [0, dataLen)} to the CRC in block order and stores each chunk's
+   * value at {@code sumsAt + 4 * chunk}, or with {@code verify} compares it with the value there
+   * and stops at the first that differs; returns that chunk, or -1. A
+   * chunk is fed piece by piece, one piece per segment it spans. A direct segment is read through
+   * a private duplicate (the CRC consumes a buffer through its position and limit), made when the
+   * walk enters that segment: one per direct segment at most. The walk state lives in locals so
+   * that nothing but those duplicates is allocated.
    */
-  private final class Feeder {
-    private int seg;
-    private ByteBuffer view;
-    private int viewSeg = -1;
-
-    /** Feeds {@code [start, end)}; {@code start} is at or after the previous call's end. */
-    void update(Checksum crc, int start, int end) {
-      int off = start;
-      int s = seg;
+  private int walk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt,
+    boolean verify) {
+    int s = 0;
+    ByteBuffer view = null;
+    int viewSegment = -1;
+    int chunk = 0;
+    for (int off = 0; off < dataLen; chunk++) {
+      int end = Math.min(dataLen, off + bytesPerChecksum);
+      crc.reset();
       while (off < end) {
         while (ends[s] <= off) {
           s++;
@@ -230,58 +234,55 @@ final class SegmentedBlockBytes extends BlockBytes {
         if (item.hasArray()) {
           crc.update(item.array(), item.arrayOffset() + off + shift, stop - off);
         } else {
-          if (viewSeg != s) {
+          if (viewSegment != s) {
             view = item.duplicate();
-            viewSeg = s;
+            viewSegment = s;
           }
           // Limit first: it pulls the position back if needed, so the position can always follow.
           crc.update(view.limit(stop + shift).position(off + shift));
         }
         off = stop;
       }
-      seg = s;
-    }
-  }
-
-  @Override
-  void generate(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
-    Feeder feeder = new Feeder();
-    int sum = sumsAt;
-    for (int off = 0; off < dataLen; sum += BlockLayout.CHECKSUM_SIZE) {
-      int n = Math.min(bytesPerChecksum, dataLen - off);
-      crc.reset();
-      feeder.update(crc, off, off + n);
-      putInt(sum, (int) crc.getValue());
-      off += n;
-    }
-  }
-
-  @Override
-  int firstBadChunk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
-    Feeder feeder = new Feeder();
-    int sum = sumsAt;
-    int sumSegment = segmentOf(sumsAt);
-    int chunk = 0;
-    for (int off = 0; off < dataLen; chunk++) {
-      int n = Math.min(bytesPerChecksum, dataLen - off);
-      crc.reset();
-      feeder.update(crc, off, off + n);
-      while (ends[sumSegment] <= sum) {
-        sumSegment++;
-      }
-      if ((int) crc.getValue() != intAt(sum, sumSegment)) {
+      int sum = sumsAt + chunk * BlockLayout.CHECKSUM_SIZE;
+      if (!verify) {
+        putInt(sum, (int) crc.getValue());
+      } else if ((int) crc.getValue() != intAt(sum)) {
         return chunk;
       }
-      off += n;
-      sum += BlockLayout.CHECKSUM_SIZE;
     }
     return -1;
   }
 
   @Override
+  void generate(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
+    walk(crc, dataLen, bytesPerChecksum, sumsAt, false);
+  }
+
+  @Override
+  int firstBadChunk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
+    return walk(crc, dataLen, bytesPerChecksum, sumsAt, true);
+  }
+
+  @Override
   int crcOf(Checksum crc, int start, int len) {
+    // One chunk's CRC, only to describe a mismatch: not worth sharing the walk's duplicates.
     crc.reset();
-    new Feeder().update(crc, start, start + len);
+    int s = segmentOf(start);
+    for (int off = start, end = start + len; off < end;) {
+      while (ends[s] <= off) {
+        s++;
+      }
+      int stop = Math.min(end, ends[s]);
+      ByteBuffer item = items[first + s];
+      int shift = s == 0 ? firstBase : -ends[s - 1];
+      if (item.hasArray()) {
+        crc.update(item.array(), item.arrayOffset() + off + shift, stop - off);
+      } else {
+        ByteBuffer view = item.duplicate();
+        crc.update(view.limit(stop + shift).position(off + shift));
+      }
+      off = stop;
+    }
     return (int) crc.getValue();
   }
 }
