@@ -168,7 +168,7 @@ public class TestChecksumUtilOverlay {
     flip(path, Bytes.toInt(first, 29)); // the first chunk's stored CRC
     long failed = ChecksumUtil.failedBlocks();
     Read r = readAll(path);
-    assertEquals("the bad block was caught by the overlay", failed + 1, ChecksumUtil.failedBlocks());
+    assertEquals("caught by the overlay", failed + 1, ChecksumUtil.failedBlocks());
     assertEquals(ROWS, r.rows);
     assertEquals(intact, r.valueHash);
   }
@@ -187,7 +187,7 @@ public class TestChecksumUtilOverlay {
     assertFalse(new File(dir.toFile(), ".data.crc").exists());
     long failed = ChecksumUtil.failedBlocks();
     Read r = readAll(path);
-    assertEquals("the bad block was caught by the overlay", failed + 1, ChecksumUtil.failedBlocks());
+    assertEquals("caught by the overlay", failed + 1, ChecksumUtil.failedBlocks());
     assertEquals(ROWS, r.rows);
     assertTrue("the local file system's fallback passes the damaged byte on",
       intact != r.valueHash);
