@@ -67,7 +67,11 @@ public class ChecksumUtil {
   }
 
   private static BlockChecksummer fromSettings() {
-    Configuration conf = HBaseConfiguration.create();
+    return fromSettings(HBaseConfiguration.create());
+  }
+
+  /** The checksummer {@code conf} (and JVM system properties over it) asks for, or null. */
+  static BlockChecksummer fromSettings(Configuration conf) {
     for (String key : new String[] { ChecksumConfig.ENABLED_KEY, ChecksumConfig.ENGINE_KEY,
       ChecksumConfig.NULL_SLOTS_MUST_BE_ZERO_KEY }) {
       String value = System.getProperty(key);
@@ -79,7 +83,14 @@ public class ChecksumUtil {
       LOG.info("HFile block checksums: stock path ({}=false)", ChecksumConfig.ENABLED_KEY);
       return null;
     }
-    BlockChecksummer c = ChecksumConfig.checksummer(conf);
+    BlockChecksummer c;
+    try {
+      c = ChecksumConfig.checksummer(conf);
+    } catch (IllegalArgumentException e) {
+      // A bad value must not take every HFile read down with a failed class initialisation.
+      LOG.error("HFile block checksums: stock path, the settings are invalid: {}", e.getMessage());
+      return null;
+    }
     LOG.info("HFile block checksums: BlockChecksummer, engine {} ({} to turn off)", c.engine(),
       ChecksumConfig.ENABLED_KEY);
     return c;
