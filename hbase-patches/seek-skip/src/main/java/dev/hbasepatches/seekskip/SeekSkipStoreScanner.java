@@ -77,6 +77,10 @@ public class SeekSkipStoreScanner extends StoreScanner {
     return new SkippingKeyValueHeap(scanners, comparator);
   }
 
+  KeyValueHeap heapForTesting() {
+    return heap;
+  }
+
   @Override
   protected boolean trySkipToNextRow(Cell cell) throws IOException {
     return skipper.toNextRow(heap, cell);

@@ -67,6 +67,11 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
   private int steps;
   private int budgetReseeks;
   private int indexReseeks;
+  /** Lifetime counts, for tests: passes, scanners moved, lazy seeks enforced, fakes reseeked. */
+  private long passes;
+  private long movedScanners;
+  private long enforcedSeeks;
+  private long fakeReseeks;
 
   SkippingKeyValueHeap(List<? extends KeyValueScanner> scanners, CellComparator comparator)
     throws IOException {
@@ -89,6 +94,22 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
     return indexReseeks;
   }
 
+  long passes() {
+    return passes;
+  }
+
+  long movedScanners() {
+    return movedScanners;
+  }
+
+  long enforcedSeeks() {
+    return enforcedSeeks;
+  }
+
+  long fakeReseeks() {
+    return fakeReseeks;
+  }
+
   /**
    * Moves every scanner that stands before {@code target} to its first cell at or past it, then
    * re-heaps once. {@code budget} is the number of steps the whole pass may take; a scanner still
@@ -101,6 +122,7 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
     if (current == null) {
       return;
     }
+    passes++;
     moved.clear();
     KeyValueScanner scanner = current;
     current = null;
@@ -119,6 +141,7 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
       moved.clear();
       throw e;
     }
+    movedScanners += moved.size();
     for (int i = 0, n = moved.size(); i < n; i++) {
       KeyValueScanner s = moved.get(i);
       if (s.peek() == null) {
@@ -161,6 +184,7 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
     }
     if (!scanner.realSeekDone()) {
       scanner.enforceSeek();
+      enforcedSeeks++;
       if (atOrPast(scanner, target)) {
         return;
       }
@@ -170,6 +194,7 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
       // Before the target, and the reader is not positioned at the fake: only a seek is safe.
       scanner.reseek(target.seekKey());
       indexReseeks++;
+      fakeReseeks++;
       return;
     }
     Cell cleared = null;
