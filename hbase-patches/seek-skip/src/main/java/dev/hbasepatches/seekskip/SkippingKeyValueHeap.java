@@ -142,6 +142,19 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
       throw e;
     }
     movedScanners += moved.size();
+    if (moved.size() == 1) {
+      // Only the top file held the target (rows or row ranges per file, one file): keep it on
+      // top if it still sorts first, as KeyValueHeap.next does, instead of re-heaping.
+      scanner = moved.get(0);
+      moved.clear();
+      Cell top = scanner.peek();
+      KeyValueScanner second = heap.peek();
+      if (top != null && (second == null || comparator.compare(top, second.peek()) < 0)) {
+        current = scanner;
+        return;
+      }
+      moved.add(scanner);
+    }
     for (int i = 0, n = moved.size(); i < n; i++) {
       KeyValueScanner s = moved.get(i);
       if (s.peek() == null) {
