@@ -119,18 +119,31 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
     steps = 0;
     budgetReseeks = 0;
     indexReseeks = 0;
-    if (current == null) {
+    KeyValueScanner top = current;
+    if (top == null) {
       return;
     }
     passes++;
-    moved.clear();
-    KeyValueScanner scanner = current;
+    // The top file holds the request's cell: real (the heap's invariant) and before the target.
+    // It stays current while it steps, so close() still finds it if a step fails.
+    walk(top, target, budget);
+    Cell topCell = top.peek();
+    KeyValueScanner second = heap.peek();
+    if (topCell != null && (second == null || comparator.compare(topCell, second.peek()) < 0)) {
+      // topCell is at or past the target and sorts before every other file (a lazy file's fake
+      // sorts at or before its real cell), so no other file stands before the target: done, as
+      // KeyValueHeap.next is when the top file keeps the lead. Rows or row ranges per file, and
+      // one file, always end here.
+      movedScanners++;
+      return;
+    }
     current = null;
+    moved.clear();
+    moved.add(top);
     try {
-      // The top scanner first (it holds the request's cell), then the heap in order, stopping at
-      // the first scanner already at or past the target, as a heap reseek stops.
-      moved.add(scanner);
-      advance(scanner, target, budget);
+      // The other files in heap order, stopping at the first one already at or past the target,
+      // as a heap reseek stops.
+      KeyValueScanner scanner;
       while ((scanner = heap.peek()) != null && !atOrPast(scanner, target)) {
         moved.add(heap.poll());
         advance(scanner, target, budget);
@@ -142,19 +155,6 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
       throw e;
     }
     movedScanners += moved.size();
-    if (moved.size() == 1) {
-      // Only the top file held the target (rows or row ranges per file, one file): keep it on
-      // top if it still sorts first, as KeyValueHeap.next does, instead of re-heaping.
-      scanner = moved.get(0);
-      moved.clear();
-      Cell top = scanner.peek();
-      KeyValueScanner second = heap.peek();
-      if (top != null && (second == null || comparator.compare(top, second.peek()) < 0)) {
-        current = scanner;
-        return;
-      }
-      moved.add(scanner);
-    }
     for (int i = 0, n = moved.size(); i < n; i++) {
       KeyValueScanner s = moved.get(i);
       if (s.peek() == null) {
@@ -202,14 +202,19 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
         return;
       }
     }
-    Cell top = scanner.peek();
-    if (isFake(top)) {
+    if (isFake(scanner.peek())) {
       // Before the target, and the reader is not positioned at the fake: only a seek is safe.
       scanner.reseek(target.seekKey());
       indexReseeks++;
       fakeReseeks++;
       return;
     }
+    walk(scanner, target, budget);
+  }
+
+  /** Steps a real scanner standing before the target up to it, or reseeks it (see class doc). */
+  private void walk(KeyValueScanner scanner, Target target, int budget) throws IOException {
+    Cell top;
     Cell cleared = null;
     boolean first = true;
     do {
