@@ -23,6 +23,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.regionserver.KeyValueHeap;
 import org.apache.hadoop.hbase.regionserver.KeyValueScanner;
 import org.apache.hadoop.hbase.regionserver.StoreScanner;
@@ -49,9 +50,14 @@ import org.apache.yetus.audience.InterfaceAudience;
  * when versions or rows interleave over several files the heap's top alternates between them, so
  * the keys already cleared for this request are remembered by identity (upstream remembers one and
  * compares again on every switch).
+ * <p>
+ * With a {@link SkippingKeyValueHeap} (forward scans) the request is carried out file by file
+ * instead of cell by cell through the heap; this class then serves as the pass's
+ * {@link SkippingKeyValueHeap.Target}. Reversed scans keep upstream's reversed heap and step
+ * through it.
  */
 @InterfaceAudience.Private
-final class BlockSkipper {
+final class BlockSkipper implements SkippingKeyValueHeap.Target {
   private static final byte FAKE_TYPE = KeyValue.Type.Minimum.getCode();
 
   private final StoreScanner owner;
@@ -68,6 +74,9 @@ final class BlockSkipper {
   private boolean rowRequest;
   private Cell exactKey;
   private boolean hinted;
+  /** The current request's cell and, once a scanner needed it, its full seek key. */
+  private Cell request;
+  private Cell seekKey;
 
   BlockSkipper(StoreScanner owner, SeekPolicy policy, CellComparator comparator) {
     this.owner = owner;
@@ -126,6 +135,9 @@ final class BlockSkipper {
       return false;
     }
     prepareSeekKey(cell, target);
+    if (heap instanceof SkippingKeyValueHeap) {
+      return skipPerFile((SkippingKeyValueHeap) heap, cell, target, budget);
+    }
     int skipped = 0;
     clearedCount = 0;
     Cell top;
@@ -153,6 +165,53 @@ final class BlockSkipper {
     }
     policy.skipped(target, skipped);
     return true;
+  }
+
+  /**
+   * One pass over the files: always completes the request. A request where some file had to
+   * reseek (budget spent, or its index put the target beyond its block) counts as a seek, so the
+   * policy learns from give-ups exactly as with stepping through the heap.
+   */
+  private boolean skipPerFile(SkippingKeyValueHeap heap, Cell cell, Target target, int budget)
+    throws IOException {
+    request = cell;
+    try {
+      heap.skipPast(this, budget);
+    } finally {
+      request = null;
+      seekKey = null;
+      exactKey = null;
+    }
+    int steps = heap.steps();
+    if (heap.budgetReseeks() > 0) {
+      policy.sought(target, steps, true);
+    } else if (heap.indexReseeks() > 0) {
+      policy.sought(target, steps, false);
+    } else {
+      policy.skipped(target, steps);
+    }
+    return true;
+  }
+
+  @Override
+  public boolean reached(Cell cell) {
+    return reached(cell, request);
+  }
+
+  @Override
+  public boolean notBeyond(Cell nextIndexedKey) {
+    return beforeKey(nextIndexedKey, request);
+  }
+
+  @Override
+  public Cell seekKey() {
+    if (seekKey == null) {
+      // The keys StoreScanner would reseek to for this request.
+      seekKey = rowRequest
+        ? PrivateCellUtil.createLastOnRow(request)
+        : exactKey != null ? exactKey : matcher.getKeyForNextColumn(request);
+    }
+    return seekKey;
   }
 
   /**

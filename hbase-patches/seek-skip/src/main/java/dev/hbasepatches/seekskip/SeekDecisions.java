@@ -45,7 +45,10 @@ public final class SeekDecisions {
     return skips.sum();
   }
 
-  /** Requests met by seeking. */
+  /**
+   * Requests met by seeking: by the whole heap, or, in the per-file pass of forward scans, by at
+   * least one file reseeking while the others stepped.
+   */
   public long seeks() {
     return seeks.sum();
   }

@@ -21,8 +21,10 @@ import java.io.IOException;
 import java.util.List;
 import java.util.NavigableSet;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.KeyValueHeap;
 import org.apache.hadoop.hbase.regionserver.KeyValueScanner;
 import org.apache.hadoop.hbase.regionserver.ScanInfo;
 import org.apache.hadoop.hbase.regionserver.ScanType;
@@ -62,6 +64,21 @@ public class SeekSkipStoreScanner extends StoreScanner {
       dropDeletesToRow);
     this.skipper = new BlockSkipper(this, policy, scanInfo.getComparator());
     this.sink = sink;
+  }
+
+  /**
+   * A heap that can carry out a skip file by file (see {@link SkippingKeyValueHeap}). Called from
+   * StoreScanner's constructor and after flushes, so it must not use this class's fields. In
+   * BASELINE mode nothing ever asks it to skip and it behaves as upstream's heap.
+   */
+  @Override
+  protected KeyValueHeap newKVHeap(List<? extends KeyValueScanner> scanners,
+    CellComparator comparator) throws IOException {
+    return new SkippingKeyValueHeap(scanners, comparator);
+  }
+
+  KeyValueHeap heapForTesting() {
+    return heap;
   }
 
   @Override

@@ -79,6 +79,18 @@ public class SeekDecisionCountTest {
   }
 
   @Test
+  public void versionsSpreadOverFilesAreSkippedInOnePassPerRequest() throws IOException {
+    // Ten versions, version v in file v % 4: each column request passes nine cells spread over
+    // the four files. The per-file pass meets them without a seek, where stepping through the
+    // heap would re-sort it per cell; only index-driven reseeks of single files count as seeks.
+    SeekDecisions patched = scanShape(ScanShape.ONE_VERSION_OF_TEN, SeekSkipMode.PATCHED, 4);
+    assertTrue("version requests are met by skipping: " + patched,
+      patched.skips() > 20 * patched.seeks() && patched.skips() >= 1_500);
+    assertTrue("nine older versions passed per request: " + patched,
+      patched.skippedCells() >= 9 * patched.skips());
+  }
+
+  @Test
   public void upstreamModeUsesTheStockScanner() throws IOException {
     SeekDecisions upstream = scanShape(ScanShape.TIMERANGE_MISS, SeekSkipMode.UPSTREAM, 1);
     assertEquals("UPSTREAM decisions are made by HBase's own StoreScanner: " + upstream, 0,
