@@ -21,6 +21,7 @@ import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.ScanShape;
 import java.io.IOException;
 import java.util.function.Consumer;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.regionserver.HStore;
 
 /** Opens a local {@link SeekSkipRegion} in a given mode; the rest of the settings come from tests. */
@@ -51,5 +52,14 @@ final class ModeRegions {
       throw new AssertionError("expected a SeekSkipStore but the region opened " + s.getClass());
     }
     return (SeekSkipStore) s;
+  }
+
+  /** A scan over {@code [min, max)}; the checked exception cannot happen for min <= max. */
+  static Scan timeRange(long min, long max) {
+    try {
+      return new Scan().setTimeRange(min, max);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }

@@ -299,7 +299,7 @@ public class SeekSkipEdgeCaseTest {
     inEveryMode("tags", family(1, BloomType.ROW), Collections.singletonList(file),
       Collections.emptyList(), regions -> {
         assertScansAgree(regions, "tags", () -> new Scan().addColumn(FAMILY, qualifier(4)),
-          () -> timeRange(100, 200), Scan::new);
+          () -> ModeRegions.timeRange(100, 200), Scan::new);
         Cell c = regions.get(SeekSkipMode.PATCHED).scanAll(new Scan()).get(0);
         assertTrue("tags are kept on the server side", c.getTagsLength() > 0);
       });
@@ -354,14 +354,6 @@ public class SeekSkipEdgeCaseTest {
       out.add(p);
     }
     return out;
-  }
-
-  private static Scan timeRange(long min, long max) {
-    try {
-      return new Scan().setTimeRange(min, max);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Test

@@ -122,20 +122,12 @@ public class SkippingKeyValueHeapTest {
     m.put("2-versions", () -> new Scan().readVersions(2));
     m.put("explicit-columns", () -> new Scan().addColumn(FAMILY, qualifier(1))
       .addColumn(FAMILY, qualifier(3)).addColumn(FAMILY, qualifier(4)));
-    m.put("time-range", () -> timeRange(ScanShape.DATA_TS + 3, ScanShape.DATA_TS + 5));
+    m.put("time-range", () -> ModeRegions.timeRange(ScanShape.DATA_TS + 3, ScanShape.DATA_TS + 5));
     m.put("column-range-hint",
       () -> new Scan().setFilter(new ColumnRangeFilter(qualifier(2), true, qualifier(4), true)));
     m.put("row-range", () -> new Scan().withStartRow(row(2)).withStopRow(row(9)));
     m.put("raw", () -> new Scan().setRaw(true).readAllVersions());
     return m;
-  }
-
-  private static Scan timeRange(long min, long max) {
-    try {
-      return new Scan().setTimeRange(min, max);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Test
