@@ -19,7 +19,6 @@ package dev.hbasepatches.jmh.quotas;
 
 import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
-import dev.hbasepatches.quotas.QuotaMode;
 import dev.hbasepatches.quotas.ThrottlingRegionServer;
 import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
@@ -37,19 +36,14 @@ import org.apache.hadoop.hbase.CellScanner;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.ipc.RpcCall;
 import org.apache.hadoop.hbase.ipc.RpcCallback;
 import org.apache.hadoop.hbase.ipc.RpcServer;
 import org.apache.hadoop.hbase.quotas.OperationQuota;
-import org.apache.hadoop.hbase.quotas.QuotaCache;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
-import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.RegionServerRpcQuotaManager;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.regionserver.HRegion;
@@ -58,7 +52,6 @@ import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hbase.thirdparty.com.google.protobuf.BlockingService;
 import org.apache.hbase.thirdparty.com.google.protobuf.Descriptors;
 import org.apache.hbase.thirdparty.com.google.protobuf.Message;
@@ -101,12 +94,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class QuotaPathBenchmark extends HBaseBenchmark {
 
   private static final TableName TABLE = TableName.valueOf("quota_path");
-  private static final String IDLE = "idle";
-  private static final byte[] F = Bytes.toBytes("f");
-  private static final byte[] Q = Bytes.toBytes("q");
   private static final int ROWS = 100;
   private static final int SCAN_ROWS = 10;
-  private static final int REFRESH_MS = 1000;
   /** A request-number limit no benchmark can reach. */
   private static final long NEVER_BITES = 1_000_000_000_000L;
 
@@ -132,30 +121,11 @@ public class QuotaPathBenchmark extends HBaseBenchmark {
     if (!throttle.equals("caller") && !throttle.equals("others")) {
       throw new IllegalArgumentException("throttle must be caller or others: " + throttle);
     }
-    cluster = MiniCluster.builder()
-      .conf(HConstants.REGION_SERVER_IMPL, ThrottlingRegionServer.class)
-      .conf(QuotaUtil.QUOTA_CONF_KEY, "true")
-      .conf(QuotaCache.REFRESH_CONF_KEY, Integer.toString(REFRESH_MS))
-      .conf(QuotaMode.MODE_KEY, QuotaMode.valueOf(mode.name()).name())
-      .build();
+    cluster = QuotaBenchCluster.builder(mode).build();
     cluster.start();
-    cluster.util().waitTableAvailable(QuotaUtil.QUOTA_TABLE_NAME, 60_000);
+    QuotaBenchCluster.loadTable(cluster, TABLE, ROWS);
     Admin admin = cluster.admin();
-    admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
-      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
-    try (Table t = cluster.connection().getTable(TABLE)) {
-      List<Put> puts = new ArrayList<>();
-      byte[] value = new byte[1000];
-      for (int i = 0; i < ROWS; i++) {
-        Bytes.putInt(value, 0, i);
-        puts.add(new Put(KeyChooser.row(i)).addColumn(F, Q, value.clone()));
-      }
-      t.put(puts);
-    }
-    admin.flush(TABLE);
     caller = User.getCurrent();
-    admin.setQuota(QuotaSettingsFactory.throttleUser(IDLE, ThrottleType.REQUEST_NUMBER, 10,
-      TimeUnit.SECONDS));
     if (throttle.equals("caller")) {
       admin.setQuota(QuotaSettingsFactory.throttleUser(caller.getShortName(),
         ThrottleType.REQUEST_NUMBER, NEVER_BITES, TimeUnit.SECONDS));
@@ -185,7 +155,7 @@ public class QuotaPathBenchmark extends HBaseBenchmark {
    */
   private void awaitSettings() throws Exception {
     boolean enforcing = mode != Mode.BASELINE;
-    String idleQuota = quotaClassFor(User.createUserForTesting(server.getConfiguration(), IDLE,
+    String idleQuota = quotaClassFor(User.createUserForTesting(server.getConfiguration(), QuotaBenchCluster.IDLE,
       new String[0]), enforcing ? "" : "FreeOperationQuota");
     String callerQuota = quotaClassFor(caller, !enforcing ? "FreeOperationQuota"
       : throttle.equals("caller") ? "" : mode == Mode.PATCHED ? "FreeOperationQuota"

@@ -19,7 +19,6 @@ package dev.hbasepatches.jmh.quotas;
 
 import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
-import dev.hbasepatches.quotas.QuotaMode;
 import dev.hbasepatches.quotas.ThrottlingRegionServer;
 import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
@@ -29,23 +28,16 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.BufferedMutator;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
-import org.apache.hadoop.hbase.quotas.QuotaCache;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
-import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.RateLimiter;
 import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.security.User;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -88,11 +80,8 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
 
   static final String THROTTLED = "throttled";
   static final String FREE = "free";
-  static final String IDLE = "idle";
+  static final String IDLE = QuotaBenchCluster.IDLE;
   private static final TableName TABLE = TableName.valueOf("throttled_users");
-  private static final byte[] F = Bytes.toBytes("f");
-  private static final byte[] Q = Bytes.toBytes("q");
-  private static final int REFRESH_MS = 1000;
   /** A read gives up after this many refused attempts (counted as a failure). */
   private static final int MAX_ATTEMPTS = 1000;
 
@@ -119,36 +108,20 @@ public class ThrottledUsersBenchmark extends HBaseBenchmark {
   @Setup(Level.Trial)
   public void startCluster() throws Exception {
     keyShape = KeyChooser.shape(keys, rows);
-    cluster = MiniCluster.builder()
+    cluster = QuotaBenchCluster.builder(mode)
       .conf("hbase.regionserver.handler.count", "16")
-      .conf(HConstants.REGION_SERVER_IMPL, ThrottlingRegionServer.class)
-      .conf(QuotaUtil.QUOTA_CONF_KEY, "true")
-      .conf(QuotaCache.REFRESH_CONF_KEY, Integer.toString(REFRESH_MS))
-      .conf(QuotaMode.MODE_KEY, QuotaMode.valueOf(mode.name()).name())
       .conf(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY,
         "org.apache.hadoop.hbase.quotas." + upstreamLimiter)
       .build();
     cluster.start();
-    cluster.util().waitTableAvailable(QuotaUtil.QUOTA_TABLE_NAME, 60_000);
+    QuotaBenchCluster.loadTable(cluster, TABLE, rows);
     Admin admin = cluster.admin();
-    admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
-      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
-    try (BufferedMutator m = cluster.connection().getBufferedMutator(TABLE)) {
-      byte[] value = new byte[1000];
-      for (int i = 0; i < rows; i++) {
-        Bytes.putInt(value, 0, i);
-        m.mutate(new Put(KeyChooser.row(i)).addColumn(F, Q, value));
-      }
-    }
-    admin.flush(TABLE);
-    admin.setQuota(QuotaSettingsFactory.throttleUser(IDLE, ThrottleType.REQUEST_NUMBER, 10,
-      TimeUnit.SECONDS));
     if (limit > 0) {
       admin.setQuota(QuotaSettingsFactory.throttleUser(THROTTLED, ThrottleType.REQUEST_NUMBER,
         limit, TimeUnit.SECONDS));
     }
     // Two refresh periods: every server has read the settings before the warmup starts.
-    Thread.sleep(2L * REFRESH_MS + 500);
+    Thread.sleep(2L * QuotaBenchCluster.REFRESH_MS + 500);
   }
 
   @TearDown(Level.Trial)
