@@ -29,7 +29,7 @@ Runs jmh-benchmarks/target/benchmarks.jar (built first if missing) with full set
 writes one Markdown report per change plus index.md with ReportWriter.
 
 Defaults, each dropped when you pass the same JMH option yourself:
-  -f 2 -wi 5 -w 2s -i 10 -r 2s -foe true -rf json -rff jmh-benchmarks/target/jmh-result.json
+  -f 2 -wi 10 -w 2s -i 10 -r 2s -foe true -rf json -rff jmh-benchmarks/target/jmh-result.json
 
 Script options:
   --rebuild        rebuild the benchmarks jar even if it exists
@@ -70,7 +70,7 @@ LIST_ONLY=false
 
 # JMH (jopt-simple) rejects an option given twice, so a default is only added when the user did
 # not set it. Plain strings rather than associative arrays keep this working on bash 3 (macOS).
-DEFAULTS=(-f 2 -wi 5 -w 2s -i 10 -r 2s -foe true)
+DEFAULTS=(-f 2 -wi 10 -w 2s -i 10 -r 2s -foe true)
 GIVEN=" "
 JMH_ARGS=()
 

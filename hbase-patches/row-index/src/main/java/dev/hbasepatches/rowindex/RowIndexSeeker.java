@@ -17,6 +17,8 @@
  */
 package dev.hbasepatches.rowindex;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.hadoop.hbase.ByteBufferKeyOnlyKeyValue;
@@ -57,6 +59,11 @@ import org.apache.yetus.audience.InterfaceAudience;
 final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
 
   private static final int LENGTHS = KeyValue.KEYVALUE_INFRASTRUCTURE_SIZE;
+  /** Big-endian views of a heap block's array: one bounds check per read, no buffer in between. */
+  private static final VarHandle ARRAY_INT =
+    MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle ARRAY_SHORT =
+    MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
 
   private final boolean hasTags;
   private final boolean hasMvcc;
@@ -243,13 +250,41 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
     }
   }
 
+  /** A cell start read from the row offsets or a length must leave room for the two lengths. */
+  private void checkCellStart(int start) {
+    if (start < 0 || start > dataSize - LENGTHS) {
+      throw new CorruptRowIndexBlockException(
+        "cell offset " + start + " outside the cell section of " + dataSize + " bytes");
+    }
+  }
+
   private int rowOffset(int row) {
-    return buf.getInt(rowOffsetsStart + row * Bytes.SIZEOF_INT);
+    return intAt(rowOffsetsStart + row * Bytes.SIZEOF_INT);
+  }
+
+  // Block-relative reads. A heap block (the block cache's and the file reader's usual case) is
+  // read straight from its array, as HBase's own unencoded scanner reads its blocks; a direct
+  // block goes through the buffer. Every index passed here was checked against the cell section
+  // or the trailer first (decodeAt, setCurrentBuffer), so the array's own bounds check is a
+  // second line, not the only one.
+  private int intAt(int index) {
+    return array != null ? (int) ARRAY_INT.get(array, arrayOffset + index) : buf.getInt(index);
+  }
+
+  private short shortAt(int index) {
+    return array != null
+      ? (short) ARRAY_SHORT.get(array, arrayOffset + index)
+      : buf.getShort(index);
+  }
+
+  private byte byteAt(int index) {
+    return array != null ? array[arrayOffset + index] : buf.get(index);
   }
 
   private void decodeAt(int start) {
-    int keyLength = buf.getInt(start);
-    int valueLength = buf.getInt(start + Bytes.SIZEOF_INT);
+    checkCellStart(start);
+    int keyLength = intAt(start);
+    int valueLength = intAt(start + Bytes.SIZEOF_INT);
     int p = start + LENGTHS + keyLength + valueLength;
     if (keyLength <= 0 || valueLength < 0 || p < 0 || p > dataSize) {
       throw new CorruptRowIndexBlockException("cell at " + start + " with key length " + keyLength
@@ -258,12 +293,12 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
     int tagsLength = 0;
     if (hasTags) {
       // Unsigned: tags up to 65535 bytes are legal (HBASE-21473).
-      tagsLength = buf.getShort(p) & 0xFFFF;
+      tagsLength = shortAt(p) & 0xFFFF;
       p += Bytes.SIZEOF_SHORT + tagsLength;
     }
     long seqId = 0;
     if (hasMvcc) {
-      byte first = buf.get(p);
+      byte first = byteAt(p);
       if (first >= -112) {
         seqId = first;
         p++;
@@ -271,7 +306,7 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
         int n = first < -120 ? -120 - first : -112 - first;
         long v = 0;
         for (int i = 1; i <= n; i++) {
-          v = (v << 8) | (buf.get(p + i) & 0xFF);
+          v = (v << 8) | (byteAt(p + i) & 0xFF);
         }
         seqId = first < -120 ? ~v : v;
         p += n + 1;
@@ -295,7 +330,12 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
   }
 
   private Cell keyAt(int cellStart) {
-    int keyLength = buf.getInt(cellStart);
+    checkCellStart(cellStart);
+    int keyLength = intAt(cellStart);
+    if (keyLength <= 0 || keyLength > dataSize - cellStart - LENGTHS) {
+      throw new CorruptRowIndexBlockException("cell at " + cellStart + " with key length "
+        + keyLength + " overruns the cell section of " + dataSize);
+    }
     if (array != null) {
       heapKey.setKey(array, arrayOffset + cellStart + LENGTHS, keyLength);
       return heapKey;

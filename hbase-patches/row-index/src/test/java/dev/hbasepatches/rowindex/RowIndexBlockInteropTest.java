@@ -265,6 +265,30 @@ public class RowIndexBlockInteropTest {
   }
 
   @Test
+  public void corruptRowOffsetIsReportedClearly() throws IOException {
+    HFileContext ctx = Blocks.context(false, true);
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      cells.add(kv(String.format("row%03d", i), "q", Bytes.toBytes(i), i));
+    }
+    byte[] block = Blocks.encode(Blocks.ours(), ctx, cells);
+    // Trailer: row count, one offset per row, cell-section length; the 9th row's offset is
+    // 4 * (16 - 8) + 4 bytes before the end.
+    int ninthOffsetAt = block.length - 4 - 4 * (16 - 8);
+    Cell sought = kv("row008", "q", new byte[0], 0);
+    for (int bad : new int[] { -4, 1 << 20, Bytes.toInt(block, block.length - 4) }) {
+      for (boolean direct : new boolean[] { false, true }) {
+        byte[] corrupt = block.clone();
+        Bytes.putInt(corrupt, ninthOffsetAt, bad);
+        DataBlockEncoder.EncodedSeeker s = Blocks.open(Blocks.ours(), ctx, corrupt, direct);
+        CorruptRowIndexBlockException e = assertThrows("offset " + bad + (direct ? " direct" : ""),
+          CorruptRowIndexBlockException.class, () -> s.seekToKeyInBlock(sought, false));
+        assertTrue(e.getMessage(), e.getMessage().contains("outside the cell section"));
+      }
+    }
+  }
+
+  @Test
   public void firstKeyMatchesUpstream() throws IOException {
     HFileContext ctx = Blocks.context(true, true);
     byte[] block = Blocks.encode(Blocks.ours(), ctx, emptyValues());

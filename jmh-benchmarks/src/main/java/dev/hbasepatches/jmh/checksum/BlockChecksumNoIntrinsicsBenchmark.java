@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
+@Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 // JMH takes the nearest @Fork whole, so the JDK 17 opens of HBaseBenchmark are repeated here.
 @Fork(value = 1, jvmArgsAppend = { "-Xms2g", "-Xmx2g", "-Djava.net.preferIPv4Stack=true",

@@ -50,7 +50,11 @@ import org.openjdk.jmh.infra.Blackhole;
 @State(Scope.Benchmark)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
+// The annotations are the quick -Pjmh profile's settings (it passes only -f, -i and -r);
+// dev-support/jmh.sh and PATCH.md runs pass their own. Even here the warmup is long: on a 2-core
+// machine C2 needs 10-20 s to compile the scanner stack (PATCHED read 5-7 scans/s in its first
+// 10 s and 13-15 once compiled), and a 1 s warmup measures the JIT's progress, not the modes.
+@Warmup(iterations = 8, time = 1)
 @Measurement(iterations = 5, time = 2)
 public class SeekSkipScanBenchmark extends HBaseBenchmark {
 
