@@ -316,6 +316,61 @@ public class TestDirectCarrier {
     return out;
   }
 
+  @Test
+  public void everyPlacementThroughTheCarrier() throws Exception {
+    everyPlacement(false);
+  }
+
+  @Test
+  public void everyPlacementThroughDuplicates() throws Exception {
+    everyPlacement(true);
+  }
+
+  /**
+   * Single direct buffers take the carrier too: every kind of storage gives upstream's checksums,
+   * the bad chunk of damage on each side of every chunk edge, and unmoved buffers, either way.
+   */
+  private void everyPlacement(boolean fallback) throws Exception {
+    DirectCarrier.forceFallback(fallback);
+    for (ChecksumType type : new ChecksumType[] { ChecksumType.CRC32C, ChecksumType.CRC32 }) {
+      for (int[] size : new int[][] { { 5001, 512 }, { 70001, 16384 }, { 100, 7 } }) {
+        int dataSize = size[0];
+        int bpc = size[1];
+        byte[] block = TestBlocks.upstreamBlock(type, bpc, dataSize, dataSize + bpc);
+        byte[] unsummed = block.clone();
+        Arrays.fill(unsummed, dataSize, unsummed.length, (byte) 0x5A);
+        for (BlockPlacement p : BlockPlacement.values()) {
+          String what = (fallback ? "duplicates " : "carrier ") + type + " " + p + " size="
+            + dataSize + " bpc=" + bpc;
+          BlockPlacement.Placed placed = p.place(block);
+          int[] state = placed.positionAndLimit();
+          assertTrue(what, placed.verify(checksummer).passed());
+          assertArrayEquals(what, state, placed.positionAndLimit());
+          if (p.readOnly()) {
+            continue;
+          }
+          BlockPlacement.Placed fresh = p.place(unsummed);
+          fresh.fill(checksummer);
+          assertArrayEquals(what, block, fresh.bytes());
+          assertArrayEquals(what, state, fresh.positionAndLimit());
+          for (int edge = bpc; edge < dataSize; edge += bpc) {
+            for (int at : new int[] { edge - 1, edge }) {
+              if (at < BlockLayout.HEADER_SIZE) {
+                continue; // header damage is TestCorruptionDetection's
+              }
+              placed.flipBit(at * 8 + 3);
+              BlockVerification v = placed.verify(checksummer);
+              assertEquals(what + " damage at " + at, at / bpc, v.badChunk());
+              placed.flipBit(at * 8 + 3);
+            }
+          }
+          assertTrue(what, placed.verify(checksummer).passed());
+          assertArrayEquals(what, state, placed.positionAndLimit());
+        }
+      }
+    }
+  }
+
   /**
    * Threads verifying their own MultiByteBuffs over the same direct segments at once (each thread
    * has its own carrier): every verification passes and the shared segments never move.
