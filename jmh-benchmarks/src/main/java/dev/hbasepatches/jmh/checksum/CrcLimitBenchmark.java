@@ -60,6 +60,13 @@ public class CrcLimitBenchmark extends HBaseBenchmark {
   @Param({ "65536" })
   public int size;
 
+  /**
+   * Where the region starts in its array or buffer (whose storage is 8-byte aligned); a chunk of a
+   * block cut into segments can start anywhere.
+   */
+  @Param({ "0" })
+  public int offset;
+
   private byte[] array;
   private ByteBuffer direct;
   private Checksum crc;
@@ -70,14 +77,14 @@ public class CrcLimitBenchmark extends HBaseBenchmark {
 
   @Setup
   public void setUp() {
-    array = new byte[size];
+    array = new byte[offset + size];
     new Random(1).nextBytes(array);
-    direct = ByteBuffer.allocateDirect(size);
+    direct = ByteBuffer.allocateDirect(offset + size);
     direct.put(array).clear();
     crc = "CRC32C".equals(algorithm) ? new CRC32C() : new CRC32();
     int cut = size / 2 + 13;
-    headArray = Arrays.copyOfRange(array, 0, cut);
-    tailArray = Arrays.copyOfRange(array, cut, size);
+    headArray = Arrays.copyOfRange(array, offset, offset + cut);
+    tailArray = Arrays.copyOfRange(array, offset + cut, offset + size);
     headDirect = ByteBuffer.allocateDirect(headArray.length);
     headDirect.put(headArray).clear();
     tailDirect = ByteBuffer.allocateDirect(tailArray.length);
@@ -89,9 +96,9 @@ public class CrcLimitBenchmark extends HBaseBenchmark {
     t.bytes += size;
     crc.reset();
     if ("HEAP".equals(memory)) {
-      crc.update(array, 0, size);
+      crc.update(array, offset, size);
     } else {
-      direct.clear();
+      direct.clear().position(offset);
       crc.update(direct);
     }
     return crc.getValue();
