@@ -60,8 +60,8 @@ import org.slf4j.LoggerFactory;
  * limit and position are set to 0 and its address back to a small buffer of this class's own, so a
  * carrier at rest points at nothing of anyone else's and any access through it fails its bounds
  * check.</li>
- * <li><b>No freeing, no leaking.</b> A carrier is a duplicate of a small static direct buffer, so it
- * has no cleaner of its own: rewriting its address can neither free nor leak memory.</li>
+ * <li><b>No freeing, no leaking.</b> A carrier is a duplicate of a small static direct buffer, so
+ * it has no cleaner of its own: rewriting its address can neither free nor leak memory.</li>
  * <li><b>Buffers it does not take.</b> A buffer backed by a foreign memory segment (whose accesses
  * the JDK checks against the segment's lifetime) gets no address from {@link #addressOf} and takes
  * the duplicate path, as does everything that is not direct.</li>
