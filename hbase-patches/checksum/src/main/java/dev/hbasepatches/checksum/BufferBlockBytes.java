@@ -24,11 +24,17 @@ import java.util.zip.Checksum;
 /**
  * A block in a ByteBuffer with no accessible array: direct (the CRC reads it by address), or a
  * read-only heap buffer (the JDK's CRC then reads it through a small scratch array; rare in HBase).
+ * A direct buffer's chunks go to the CRC through this thread's {@link DirectCarrier}, so the
+ * caller's buffer is neither duplicated nor moved; without a carrier (and for read-only heap
+ * buffers) they go through one private duplicate whose limit is moved chunk by chunk.
  */
 final class BufferBlockBytes extends BlockBytes {
 
-  /** Walked chunk by chunk: its limit is moved to each chunk's end and the CRC consumes it. */
-  private final ByteBuffer chunkView;
+  /**
+   * Walked chunk by chunk when there is no carrier: its limit is moved to each chunk's end and the
+   * CRC consumes it. Made on first use, so the carrier path allocates none.
+   */
+  private ByteBuffer chunkView;
   /**
    * The caller's buffer, for absolute reads and writes of header fields and checksums: they change
    * no buffer state, so no duplicate is needed for them.
@@ -40,11 +46,21 @@ final class BufferBlockBytes extends BlockBytes {
   private final int length;
 
   BufferBlockBytes(ByteBuffer buffer, int base, int length) {
-    this.chunkView = buffer.duplicate();
     this.fields = buffer;
     this.swap = buffer.order() != ByteOrder.BIG_ENDIAN;
     this.base = base;
     this.length = length;
+  }
+
+  /** The duplicate the no-carrier path walks, cleared. */
+  private ByteBuffer view() {
+    ByteBuffer v = chunkView;
+    if (v == null) {
+      v = fields.duplicate();
+      chunkView = v;
+    }
+    v.clear();
+    return v;
   }
 
   @Override
@@ -70,16 +86,20 @@ final class BufferBlockBytes extends BlockBytes {
 
   @Override
   void generate(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
-    ByteBuffer v = chunkView;
-    v.clear().position(base);
+    DirectCarrier carrier = DirectCarrier.acquire();
+    long address = carrier == null ? 0 : DirectCarrier.addressOf(fields);
+    ByteBuffer v = address == 0 ? view().position(base) : null;
     int sum = base + sumsAt;
     for (int off = base, end = base + dataLen; off < end; sum += BlockLayout.CHECKSUM_SIZE) {
       int n = Math.min(bytesPerChecksum, end - off);
-      off += n;
-      // The previous chunk left the position at this chunk's start.
-      v.limit(off);
       crc.reset();
-      crc.update(v);
+      if (address != 0) {
+        carrier.update(crc, fields, address, off, off + n);
+      } else {
+        // The previous chunk left the position at this chunk's start.
+        crc.update(v.limit(off + n));
+      }
+      off += n;
       int value = (int) crc.getValue();
       fields.putInt(sum, swap ? Integer.reverseBytes(value) : value);
     }
@@ -87,17 +107,21 @@ final class BufferBlockBytes extends BlockBytes {
 
   @Override
   int firstBadChunk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt) {
-    ByteBuffer v = chunkView;
+    DirectCarrier carrier = DirectCarrier.acquire();
+    long address = carrier == null ? 0 : DirectCarrier.addressOf(fields);
+    ByteBuffer v = address == 0 ? view().position(base) : null;
     ByteBuffer sums = fields;
-    v.clear().position(base);
     int sum = base + sumsAt;
     int chunk = 0;
     for (int off = base, end = base + dataLen; off < end; chunk++) {
       int n = Math.min(bytesPerChecksum, end - off);
-      off += n;
-      v.limit(off);
       crc.reset();
-      crc.update(v);
+      if (address != 0) {
+        carrier.update(crc, fields, address, off, off + n);
+      } else {
+        crc.update(v.limit(off + n));
+      }
+      off += n;
       int stored = sums.getInt(sum);
       if ((int) crc.getValue() != (swap ? Integer.reverseBytes(stored) : stored)) {
         return chunk;
@@ -109,10 +133,14 @@ final class BufferBlockBytes extends BlockBytes {
 
   @Override
   int crcOf(Checksum crc, int start, int len) {
-    ByteBuffer v = chunkView;
-    v.clear().position(base + start).limit(base + start + len);
     crc.reset();
-    crc.update(v);
+    DirectCarrier carrier = DirectCarrier.acquire();
+    long address = carrier == null ? 0 : DirectCarrier.addressOf(fields);
+    if (address != 0) {
+      carrier.update(crc, fields, address, base + start, base + start + len);
+    } else {
+      crc.update(view().position(base + start).limit(base + start + len));
+    }
     return (int) crc.getValue();
   }
 }

@@ -32,12 +32,14 @@ import org.apache.hadoop.hbase.util.ObjectIntPair;
  * <p>
  * Per-block setup is kept to one small array: header fields and checksums are read and written
  * with absolute accesses on the segments themselves (which change no buffer state, so a segment
- * shared with other readers is safe), and a direct segment gets a private duplicate only while
- * its bytes are fed to the CRC, which consumes a buffer through its position and limit. Moving
- * the segments' own position and limit instead would save those duplicates but is not safe in
- * general: the same ByteBuffer objects may back another ByteBuff read by another thread (a
- * MultiByteBuff built with {@code ByteBuff.wrap} over shared buffers), and this class promises
- * to leave the caller's state alone.
+ * shared with other readers is safe). A direct segment's bytes go to the CRC through this thread's
+ * {@link DirectCarrier}, a buffer of the carrier's own pointed at the piece being read, so the
+ * segment is neither duplicated nor moved; where the carrier is unavailable, a direct segment gets
+ * a private duplicate while its bytes are fed to the CRC, which consumes a buffer through its
+ * position and limit. Moving the segments' own position and limit instead would also avoid the
+ * duplicates but is not safe in general: the same ByteBuffer objects may back another ByteBuff
+ * read by another thread (a MultiByteBuff built with {@code ByteBuff.wrap} over shared buffers),
+ * and this class promises to leave the caller's state alone.
  */
 final class SegmentedBlockBytes extends BlockBytes {
 
@@ -209,17 +211,21 @@ final class SegmentedBlockBytes extends BlockBytes {
   /**
    * Feeds the chunks of {@code [0, dataLen)} to the CRC in block order and stores each chunk's
    * value at {@code sumsAt + 4 * chunk}, or with {@code verify} compares it with the value there
-   * and stops at the first that differs; returns that chunk, or -1. A
-   * chunk is fed piece by piece, one piece per segment it spans. A direct segment is read through
-   * a private duplicate (the CRC consumes a buffer through its position and limit), made when the
-   * walk enters that segment: one per direct segment at most. The walk state lives in locals so
-   * that nothing but those duplicates is allocated.
+   * and stops at the first that differs; returns that chunk, or -1. A chunk is fed piece by piece,
+   * one piece per segment it spans. A direct segment is read through this thread's
+   * {@link DirectCarrier} when there is one (no allocation, the segment untouched); otherwise
+   * through a private duplicate made when the walk enters that segment, one per direct segment at
+   * most, since the CRC consumes a buffer through its position and limit. The walk state lives in
+   * locals.
    */
   private int walk(Checksum crc, int dataLen, int bytesPerChecksum, int sumsAt,
     boolean verify) {
+    DirectCarrier carrier = DirectCarrier.acquire();
     int s = 0;
+    // The direct segment last entered: its carrier address, or its duplicate when it has none.
+    int entered = -1;
+    long address = 0;
     ByteBuffer view = null;
-    int viewSegment = -1;
     int chunk = 0;
     for (int off = 0; off < dataLen; chunk++) {
       int end = Math.min(dataLen, off + bytesPerChecksum);
@@ -234,12 +240,17 @@ final class SegmentedBlockBytes extends BlockBytes {
         if (item.hasArray()) {
           crc.update(item.array(), item.arrayOffset() + off + shift, stop - off);
         } else {
-          if (viewSegment != s) {
-            view = item.duplicate();
-            viewSegment = s;
+          if (entered != s) {
+            entered = s;
+            address = carrier == null ? 0 : DirectCarrier.addressOf(item);
+            view = address == 0 ? item.duplicate() : null;
           }
-          // Limit first: it pulls the position back if needed, so the position can always follow.
-          crc.update(view.limit(stop + shift).position(off + shift));
+          if (address != 0) {
+            carrier.update(crc, item, address, off + shift, stop + shift);
+          } else {
+            // Limit first: it pulls the position back if needed, so the position can follow.
+            crc.update(view.limit(stop + shift).position(off + shift));
+          }
         }
         off = stop;
       }
@@ -266,6 +277,7 @@ final class SegmentedBlockBytes extends BlockBytes {
   @Override
   int crcOf(Checksum crc, int start, int len) {
     // One chunk's CRC, only to describe a mismatch: not worth sharing the walk's duplicates.
+    DirectCarrier carrier = DirectCarrier.acquire();
     crc.reset();
     int s = segmentOf(start);
     for (int off = start, end = start + len; off < end;) {
@@ -278,8 +290,13 @@ final class SegmentedBlockBytes extends BlockBytes {
       if (item.hasArray()) {
         crc.update(item.array(), item.arrayOffset() + off + shift, stop - off);
       } else {
-        ByteBuffer view = item.duplicate();
-        crc.update(view.limit(stop + shift).position(off + shift));
+        long address = carrier == null ? 0 : DirectCarrier.addressOf(item);
+        if (address != 0) {
+          carrier.update(crc, item, address, off + shift, stop + shift);
+        } else {
+          ByteBuffer view = item.duplicate();
+          crc.update(view.limit(stop + shift).position(off + shift));
+        }
       }
       off = stop;
     }

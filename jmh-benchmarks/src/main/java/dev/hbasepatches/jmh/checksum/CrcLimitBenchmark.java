@@ -19,6 +19,7 @@ package dev.hbasepatches.jmh.checksum;
 
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
@@ -38,6 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The machine's single-core CRC ceiling: one java.util.zip CRC over a whole contiguous region, no
  * chunking, no block layout. Block checksumming cannot beat this; the PATCHED target is to come
  * within 10% of it at 16 KB chunks.
+ * <p>
+ * {@code crcTwoPieces} feeds the same bytes as two CRC calls over two separate buffers, cut 13
+ * bytes past the middle as {@link BufferKind#MULTI} cuts a block: the floor for any checksum that
+ * reads a chunk split across two segments without copying it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
@@ -55,17 +60,35 @@ public class CrcLimitBenchmark extends HBaseBenchmark {
   @Param({ "65536" })
   public int size;
 
+  /**
+   * Where the region starts in its array or buffer (whose storage is 8-byte aligned); a chunk of a
+   * block cut into segments can start anywhere.
+   */
+  @Param({ "0" })
+  public int offset;
+
   private byte[] array;
   private ByteBuffer direct;
   private Checksum crc;
+  private byte[] headArray;
+  private byte[] tailArray;
+  private ByteBuffer headDirect;
+  private ByteBuffer tailDirect;
 
   @Setup
   public void setUp() {
-    array = new byte[size];
+    array = new byte[offset + size];
     new Random(1).nextBytes(array);
-    direct = ByteBuffer.allocateDirect(size);
+    direct = ByteBuffer.allocateDirect(offset + size);
     direct.put(array).clear();
     crc = "CRC32C".equals(algorithm) ? new CRC32C() : new CRC32();
+    int cut = size / 2 + 13;
+    headArray = Arrays.copyOfRange(array, offset, offset + cut);
+    tailArray = Arrays.copyOfRange(array, offset + cut, offset + size);
+    headDirect = ByteBuffer.allocateDirect(headArray.length);
+    headDirect.put(headArray).clear();
+    tailDirect = ByteBuffer.allocateDirect(tailArray.length);
+    tailDirect.put(tailArray).clear();
   }
 
   @Benchmark
@@ -73,10 +96,26 @@ public class CrcLimitBenchmark extends HBaseBenchmark {
     t.bytes += size;
     crc.reset();
     if ("HEAP".equals(memory)) {
-      crc.update(array, 0, size);
+      crc.update(array, offset, size);
     } else {
-      direct.clear();
+      direct.clear().position(offset);
       crc.update(direct);
+    }
+    return crc.getValue();
+  }
+
+  @Benchmark
+  public long crcTwoPieces(BlockChecksumBenchmark.Throughput t) {
+    t.bytes += size;
+    crc.reset();
+    if ("HEAP".equals(memory)) {
+      crc.update(headArray, 0, headArray.length);
+      crc.update(tailArray, 0, tailArray.length);
+    } else {
+      headDirect.clear();
+      crc.update(headDirect);
+      tailDirect.clear();
+      crc.update(tailDirect);
     }
     return crc.getValue();
   }
