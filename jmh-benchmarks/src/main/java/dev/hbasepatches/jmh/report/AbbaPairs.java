@@ -1,0 +1,277 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParseException;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
+
+/**
+ * Pairs the iterations of a benchmark that alternates two states inside one fork in ABBA blocks
+ * ({@code QuotaToggleBenchmark}): each fork's measured iterations, from its first, form blocks
+ * of four in slots A, B, B, A, and each block gives one ratio B / A = (B1 + B2) / (A1 + A2),
+ * which a drift linear over the block leaves unchanged. The ratios of all blocks of all forks are
+ * then summarised: mean, sample standard deviation, standard error and a 95% interval (Student t
+ * with n - 1 degrees of freedom), treating blocks as independent.
+ * <p>
+ * The slot of every iteration is read from the JSON, not assumed: the benchmark counts each
+ * read in the {@code aReads} or {@code bReads} counter of the slot in force, so exactly one of
+ * them must be non-zero per iteration, and the slots must run A B B A in every block; anything
+ * else is an error. An incomplete last block is left out and counted. With a {@code cpuNanos}
+ * counter (process CPU per iteration, in the score's per-second unit) the same is done for
+ * reads per CPU second.
+ * <p>
+ * Usage: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.report.AbbaPairs RESULT.json...};
+ * prints one Markdown section per benchmark and parameter combination.
+ */
+public final class AbbaPairs {
+
+  static final String A_COUNTER = "aReads";
+  static final String B_COUNTER = "bReads";
+  static final String CPU_COUNTER = "cpuNanos";
+  private static final boolean[] BLOCK_IS_B = { false, true, true, false };
+
+  private AbbaPairs() {
+  }
+
+  /** One ABBA block: the four iterations' values in slot order and B / A. */
+  record Block(int fork, int index, double a1, double b1, double b2, double a2) {
+    double ratio() {
+      return (b1 + b2) / (a1 + a2);
+    }
+  }
+
+  /** Mean, sample sd, standard error and the 95% interval of some ratios. */
+  record Summary(int n, double mean, double sd, double se, double low, double high) {
+    static Summary of(List<Double> values) {
+      int n = values.size();
+      if (n == 0) {
+        return new Summary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      }
+      double sum = 0;
+      for (double v : values) {
+        sum += v;
+      }
+      double mean = sum / n;
+      if (n == 1) {
+        return new Summary(1, mean, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      }
+      double squares = 0;
+      for (double v : values) {
+        squares += (v - mean) * (v - mean);
+      }
+      double sd = Math.sqrt(squares / (n - 1));
+      double se = sd / Math.sqrt(n);
+      double t = new TDistribution(n - 1).inverseCumulativeProbability(0.975);
+      return new Summary(n, mean, sd, se, mean - t * se, mean + t * se);
+    }
+  }
+
+  /**
+   * The ABBA blocks of one fork. {@code a} and {@code b} are the per-iteration slot counters,
+   * {@code values} what is compared (the score, or the score per CPU second). Returns the
+   * complete blocks; {@code leftOver} receives the number of iterations after the last one.
+   */
+  static List<Block> blocks(int fork, double[] a, double[] b, double[] values, int[] leftOver)
+    throws BadInputException {
+    if (a.length != b.length || a.length != values.length) {
+      throw new BadInputException("fork " + fork + ": " + a.length + " " + A_COUNTER + ", "
+        + b.length + " " + B_COUNTER + " and " + values.length + " scores; expected one each per"
+        + " iteration");
+    }
+    for (int i = 0; i < a.length; i++) {
+      boolean inA = a[i] > 0;
+      boolean inB = b[i] > 0;
+      if (inA == inB) {
+        throw new BadInputException("fork " + fork + ", iteration " + (i + 1) + ": " + A_COUNTER
+          + " = " + a[i] + ", " + B_COUNTER + " = " + b[i] + "; exactly one must be non-zero");
+      }
+      boolean expectB = BLOCK_IS_B[i % BLOCK_IS_B.length];
+      if (inB != expectB) {
+        throw new BadInputException("fork " + fork + ", iteration " + (i + 1) + " was in slot "
+          + (inB ? "B" : "A") + " where the ABBA order has " + (expectB ? "B" : "A"));
+      }
+    }
+    List<Block> out = new ArrayList<>();
+    int complete = values.length / 4;
+    for (int k = 0; k < complete; k++) {
+      int i = 4 * k;
+      out.add(new Block(fork, k + 1, values[i], values[i + 1], values[i + 2], values[i + 3]));
+    }
+    leftOver[0] = values.length - 4 * complete;
+    return out;
+  }
+
+  static List<Double> ratios(List<Block> blocks) {
+    List<Double> r = new ArrayList<>(blocks.size());
+    for (Block b : blocks) {
+      r.add(b.ratio());
+    }
+    return r;
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0) {
+      err.println("Usage: AbbaPairs RESULT.json... (JMH -rf json of an ABBA benchmark)");
+      return 2;
+    }
+    try {
+      for (String file : args) {
+        report(Path.of(file), out);
+      }
+      return 0;
+    } catch (BadInputException e) {
+      err.println(e.getMessage());
+      return 1;
+    }
+  }
+
+  static void report(Path file, PrintStream out) throws BadInputException {
+    JsonArray entries;
+    try {
+      JsonElement root = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8));
+      if (!root.isJsonArray()) {
+        throw new BadInputException(file + ": not a JMH JSON result file (no top-level array)");
+      }
+      entries = root.getAsJsonArray();
+    } catch (NoSuchFileException e) {
+      throw new BadInputException(file + ": no such file");
+    } catch (IOException | JsonParseException e) {
+      throw new BadInputException(file + ": cannot read as JMH JSON (" + e.getMessage() + ")");
+    }
+    int used = 0;
+    for (JsonElement e : entries) {
+      JsonObject o = e.getAsJsonObject();
+      JsonObject secondary = o.getAsJsonObject("secondaryMetrics");
+      if (secondary == null || !secondary.has(A_COUNTER) || !secondary.has(B_COUNTER)) {
+        continue;
+      }
+      used++;
+      section(file, o, secondary, out);
+    }
+    if (used == 0) {
+      throw new BadInputException(file + ": no entry has the " + A_COUNTER + " and " + B_COUNTER
+        + " counters of an ABBA benchmark");
+    }
+  }
+
+  private static void section(Path file, JsonObject o, JsonObject secondary, PrintStream out)
+    throws BadInputException {
+    String where = file + " (" + o.get("benchmark").getAsString() + ")";
+    StringBuilder params = new StringBuilder();
+    JsonObject p = o.getAsJsonObject("params");
+    if (p != null) {
+      for (Map.Entry<String, JsonElement> kv : p.entrySet()) {
+        params.append(params.length() == 0 ? "" : ", ").append(kv.getKey()).append('=')
+          .append(kv.getValue().getAsString());
+      }
+    }
+    double[][] score = raw(o.getAsJsonObject("primaryMetric"), where);
+    double[][] a = raw(secondary.getAsJsonObject(A_COUNTER), where);
+    double[][] b = raw(secondary.getAsJsonObject(B_COUNTER), where);
+    double[][] cpu = secondary.has(CPU_COUNTER)
+      ? raw(secondary.getAsJsonObject(CPU_COUNTER), where)
+      : null;
+    if (a.length != score.length || b.length != score.length
+      || (cpu != null && cpu.length != score.length)) {
+      throw new BadInputException(where + ": the counters and the score have different forks");
+    }
+    List<Block> blocks = new ArrayList<>();
+    List<Block> cpuBlocks = new ArrayList<>();
+    int leftOver = 0;
+    for (int f = 0; f < score.length; f++) {
+      int[] rest = new int[1];
+      try {
+        blocks.addAll(blocks(f + 1, a[f], b[f], score[f], rest));
+        if (cpu != null) {
+          cpuBlocks.addAll(blocks(f + 1, a[f], b[f], perCpuSecond(score[f], cpu[f]), rest));
+        }
+      } catch (BadInputException e) {
+        throw new BadInputException(where + ": " + e.getMessage());
+      }
+      leftOver += rest[0];
+    }
+    out.printf(Locale.ROOT, "### %s (%s)%n%n", o.get("benchmark").getAsString(), params);
+    out.printf(Locale.ROOT, "%s; %d fork(s), %d ABBA blocks, %d iteration(s) after the last"
+      + " complete block left out%n%n", file.getFileName(), score.length, blocks.size(), leftOver);
+    out.println("| fork | block | A1 | B1 | B2 | A2 | B / A | per CPU s: B / A |");
+    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (int i = 0; i < blocks.size(); i++) {
+      Block k = blocks.get(i);
+      out.printf(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.1f | %.1f | %.4f | %s |%n", k.fork(),
+        k.index(), k.a1(), k.b1(), k.b2(), k.a2(), k.ratio(),
+        cpu == null ? "-" : String.format(Locale.ROOT, "%.4f", cpuBlocks.get(i).ratio()));
+    }
+    out.println();
+    out.println("| ratio | blocks | mean | sd | se | 95% interval |");
+    out.println("|---|---:|---:|---:|---:|---|");
+    line(out, "B / A, score", Summary.of(ratios(blocks)));
+    if (cpu != null) {
+      line(out, "B / A, per CPU second", Summary.of(ratios(cpuBlocks)));
+    }
+    out.println();
+  }
+
+  private static void line(PrintStream out, String what, Summary s) {
+    out.printf(Locale.ROOT, "| %s | %d | %.4f | %.4f | %.4f | %.4f to %.4f |%n", what, s.n(),
+      s.mean(), s.sd(), s.se(), s.low(), s.high());
+  }
+
+  /** Score per CPU second: both are per wall second, so wall time cancels. */
+  static double[] perCpuSecond(double[] score, double[] cpuNanosPerSecond) {
+    double[] out = new double[score.length];
+    for (int i = 0; i < score.length; i++) {
+      out[i] = score[i] / (cpuNanosPerSecond[i] / 1e9);
+    }
+    return out;
+  }
+
+  private static double[][] raw(JsonObject metric, String where) throws BadInputException {
+    JsonElement data = metric == null ? null : metric.get("rawData");
+    if (data == null || !data.isJsonArray()) {
+      throw new BadInputException(where + ": a metric without \"rawData\"");
+    }
+    JsonArray forks = data.getAsJsonArray();
+    double[][] out = new double[forks.size()][];
+    for (int f = 0; f < forks.size(); f++) {
+      JsonArray it = forks.get(f).getAsJsonArray();
+      out[f] = new double[it.size()];
+      for (int i = 0; i < it.size(); i++) {
+        out[f][i] = it.get(i).getAsDouble();
+      }
+    }
+    return out;
+  }
+}
