@@ -22,9 +22,13 @@ import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.quotas.ThrottlingRegionServer;
 import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.security.PrivilegedExceptionAction;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
@@ -88,8 +92,12 @@ import org.openjdk.jmh.runner.IterationType;
  * Which slot an iteration was in is recorded by the readers themselves: every read is counted in
  * {@code aReads} or {@code bReads} by the slot in force, so in the JSON's per-iteration raw data
  * exactly one of the two is non-zero, and the score is their sum. {@code cpuNanos} is the fork's
- * process CPU over the iteration. {@code dev.hbasepatches.jmh.report.AbbaPairs} turns the raw data
- * into B / A ratios per block with a 95% interval.
+ * process CPU over the iteration; {@code backgroundCpuNanos} the part of it spent on the master's
+ * and the region server's chore threads (quota refresh chores, space quota chores and every other
+ * chore) and on the region server's priority handlers (which serve system tables such as
+ * {@code hbase:quota}): an upper bound of the background work quotas add, which runs alike in
+ * both states. {@code dev.hbasepatches.jmh.report.AbbaPairs} turns the raw data into B / A ratios
+ * per block with a 95% interval.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
@@ -116,7 +124,7 @@ public class QuotaToggleBenchmark extends HBaseBenchmark {
   @Param({ "others", "caller" })
   public String throttle;
 
-  /** The throttle state of slots A and B: {@code offOn}, or a control, {@code onOn} / {@code offOff}. */
+  /** Throttle state in slots A and B: {@code offOn}, or a control: {@code onOn}, {@code offOff}. */
   @Param({ "offOn", "onOn", "offOff" })
   public String toggle;
 
@@ -278,6 +286,8 @@ public class QuotaToggleBenchmark extends HBaseBenchmark {
     public long bReads;
     /** The fork's process CPU over the iteration, kept by one thread only. */
     public long cpuNanos;
+    /** CPU of chore threads and priority handlers over the iteration, kept by one thread. */
+    public long backgroundCpuNanos;
     /** Reads that failed (should stay 0: nothing bites). */
     public long failures;
     private Connection connection;
@@ -286,6 +296,7 @@ public class QuotaToggleBenchmark extends HBaseBenchmark {
     private QuotaToggleBenchmark bench;
     private boolean keepsClock;
     private long cpuStart;
+    private Map<Long, Long> backgroundStart;
 
     @Setup(Level.Trial)
     public void connect(QuotaToggleBenchmark b, ThreadParams thread) throws Exception {
@@ -313,13 +324,42 @@ public class QuotaToggleBenchmark extends HBaseBenchmark {
       bReads = 0;
       failures = 0;
       cpuNanos = 0;
-      cpuStart = CpuTime.processNanos();
+      backgroundCpuNanos = 0;
+      if (keepsClock) {
+        backgroundStart = backgroundCpu();
+        cpuStart = CpuTime.processNanos();
+      }
     }
 
     @TearDown(Level.Iteration)
     public void stopClock() {
-      cpuNanos = keepsClock ? CpuTime.processNanos() - cpuStart : 0;
+      if (!keepsClock) {
+        return;
+      }
+      cpuNanos = CpuTime.processNanos() - cpuStart;
+      long sum = 0;
+      for (Map.Entry<Long, Long> t : backgroundCpu().entrySet()) {
+        sum += t.getValue() - backgroundStart.getOrDefault(t.getKey(), 0L);
+      }
+      backgroundCpuNanos = sum;
     }
+  }
+
+  /** CPU so far of each chore thread and priority handler, by thread id. */
+  static Map<Long, Long> backgroundCpu() {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    Map<Long, Long> cpu = new HashMap<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      String n = t.getName();
+      if (n.contains(".Chore.") || n.startsWith("RpcServer.priority.")
+        || n.startsWith("RpcServer.metaPriority.")) {
+        long ns = mx.getThreadCpuTime(t.getId());
+        if (ns > 0) {
+          cpu.put(t.getId(), ns);
+        }
+      }
+    }
+    return cpu;
   }
 
   @Benchmark

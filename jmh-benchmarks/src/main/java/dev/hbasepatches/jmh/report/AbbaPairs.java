@@ -47,7 +47,8 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * them must be non-zero per iteration, and the slots must run A B B A in every block; anything
  * else is an error. An incomplete last block is left out and counted. With a {@code cpuNanos}
  * counter (process CPU per iteration, in the score's per-second unit) the same is done for
- * reads per CPU second.
+ * reads per CPU second; with a {@code backgroundCpuNanos} counter as well, its share of the
+ * process CPU is given per slot.
  * <p>
  * Usage: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.report.AbbaPairs RESULT.json...};
  * prints one Markdown section per benchmark and parameter combination.
@@ -57,6 +58,7 @@ public final class AbbaPairs {
   static final String A_COUNTER = "aReads";
   static final String B_COUNTER = "bReads";
   static final String CPU_COUNTER = "cpuNanos";
+  static final String BACKGROUND_COUNTER = "backgroundCpuNanos";
   private static final boolean[] BLOCK_IS_B = { false, true, true, false };
 
   private AbbaPairs() {
@@ -242,6 +244,26 @@ public final class AbbaPairs {
       line(out, "B / A, per CPU second", Summary.of(ratios(cpuBlocks)));
     }
     out.println();
+    if (cpu != null && secondary.has(BACKGROUND_COUNTER)) {
+      double[][] bg = raw(secondary.getAsJsonObject(BACKGROUND_COUNTER), where);
+      double[] share = backgroundShare(a, b, cpu, bg);
+      out.printf(Locale.ROOT, "Background CPU (%s) / process CPU, mean over iterations: slot A"
+        + " %.3f%%, slot B %.3f%%%n%n", BACKGROUND_COUNTER, 100 * share[0], 100 * share[1]);
+    }
+  }
+
+  /** Mean over iterations of background / process CPU, for slot A and slot B. */
+  static double[] backgroundShare(double[][] a, double[][] b, double[][] cpu, double[][] bg) {
+    double[] sum = new double[2];
+    int[] n = new int[2];
+    for (int f = 0; f < cpu.length; f++) {
+      for (int i = 0; i < cpu[f].length; i++) {
+        int slot = b[f][i] > 0 ? 1 : 0;
+        sum[slot] += bg[f][i] / cpu[f][i];
+        n[slot]++;
+      }
+    }
+    return new double[] { sum[0] / n[0], sum[1] / n[1] };
   }
 
   private static void line(PrintStream out, String what, Summary s) {
