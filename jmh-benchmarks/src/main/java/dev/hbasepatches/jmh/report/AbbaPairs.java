@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +52,8 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * process CPU is given per slot.
  * <p>
  * Usage: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.report.AbbaPairs RESULT.json...};
- * prints one Markdown section per benchmark and parameter combination.
+ * prints one Markdown section per benchmark and parameter combination in each file, then, for a
+ * combination found in several files, the summary of all their blocks together.
  */
 public final class AbbaPairs {
 
@@ -150,8 +152,23 @@ public final class AbbaPairs {
       return 2;
     }
     try {
+      Map<String, Pooled> pooled = new LinkedHashMap<>();
       for (String file : args) {
-        report(Path.of(file), out);
+        report(Path.of(file), out, pooled);
+      }
+      for (Map.Entry<String, Pooled> e : pooled.entrySet()) {
+        Pooled p = e.getValue();
+        if (p.files < 2) {
+          continue;
+        }
+        out.printf(Locale.ROOT, "### Pooled over %d files: %s%n%n", p.files, e.getKey());
+        out.println("| ratio | blocks | mean | sd | se | 95% interval |");
+        out.println("|---|---:|---:|---:|---:|---|");
+        line(out, "B / A, score", Summary.of(ratios(p.blocks)));
+        if (!p.cpuBlocks.isEmpty()) {
+          line(out, "B / A, per CPU second", Summary.of(ratios(p.cpuBlocks)));
+        }
+        out.println();
       }
       return 0;
     } catch (BadInputException e) {
@@ -160,7 +177,15 @@ public final class AbbaPairs {
     }
   }
 
-  static void report(Path file, PrintStream out) throws BadInputException {
+  /** The blocks of one benchmark and parameter combination over several result files. */
+  private static final class Pooled {
+    int files;
+    final List<Block> blocks = new ArrayList<>();
+    final List<Block> cpuBlocks = new ArrayList<>();
+  }
+
+  static void report(Path file, PrintStream out, Map<String, Pooled> pooled)
+    throws BadInputException {
     JsonArray entries;
     try {
       JsonElement root = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8));
@@ -181,7 +206,7 @@ public final class AbbaPairs {
         continue;
       }
       used++;
-      section(file, o, secondary, out);
+      section(file, o, secondary, out, pooled);
     }
     if (used == 0) {
       throw new BadInputException(file + ": no entry has the " + A_COUNTER + " and " + B_COUNTER
@@ -189,8 +214,8 @@ public final class AbbaPairs {
     }
   }
 
-  private static void section(Path file, JsonObject o, JsonObject secondary, PrintStream out)
-    throws BadInputException {
+  private static void section(Path file, JsonObject o, JsonObject secondary, PrintStream out,
+    Map<String, Pooled> pooled) throws BadInputException {
     String where = file + " (" + o.get("benchmark").getAsString() + ")";
     StringBuilder params = new StringBuilder();
     JsonObject p = o.getAsJsonObject("params");
@@ -225,7 +250,12 @@ public final class AbbaPairs {
       }
       leftOver += rest[0];
     }
-    out.printf(Locale.ROOT, "### %s (%s)%n%n", o.get("benchmark").getAsString(), params);
+    String key = o.get("benchmark").getAsString() + " (" + params + ")";
+    Pooled pool = pooled.computeIfAbsent(key, k -> new Pooled());
+    pool.files++;
+    pool.blocks.addAll(blocks);
+    pool.cpuBlocks.addAll(cpuBlocks);
+    out.printf(Locale.ROOT, "### %s%n%n", key);
     out.printf(Locale.ROOT, "%s; %d fork(s), %d ABBA blocks, %d iteration(s) after the last"
       + " complete block left out%n%n", file.getFileName(), score.length, blocks.size(), leftOver);
     out.println("| fork | block | A1 | B1 | B2 | A2 | B / A | per CPU s: B / A |");

@@ -165,11 +165,25 @@ public class AbbaPairsTest {
     assertEquals(err.toString(StandardCharsets.UTF_8), 0, status);
     String report = out.toString(StandardCharsets.UTF_8);
     assertTrue(report, report.contains("2 fork(s), 3 ABBA blocks, 1 iteration(s)"));
-    assertTrue(report, report.contains("| 1 | 2 | 100.0 | 98.0 | 98.0 | 100.0 | 0.9800 | 0.9800 |"));
+    assertTrue(report,
+      report.contains("| 1 | 2 | 100.0 | 98.0 | 98.0 | 100.0 | 0.9800 | 0.9800 |"));
     // Ratios 0.99, 0.98, 0.98: mean 0.9833.
     assertTrue(report, report.contains("| B / A, score | 3 | 0.9833 |"));
     assertTrue(report, report.contains("| B / A, per CPU second | 3 | 0.9833 |"));
     assertTrue(report, report.contains("slot A 1.000%, slot B 2.000%"));
+    assertTrue(report, !report.contains("Pooled"));
+    // The same combination in a second file: its blocks are pooled with the first file's.
+    Path again = tmp.newFile("toggle2.json").toPath();
+    Files.writeString(again, json.replace("[200,196,196,200]", "[200,190,190,200]"),
+      StandardCharsets.UTF_8);
+    out.reset();
+    assertEquals(0, AbbaPairs.run(new String[] { file.toString(), again.toString() }, print(out),
+      print(err)));
+    report = out.toString(StandardCharsets.UTF_8);
+    assertTrue(report, report.contains("### Pooled over 2 files: x.QuotaToggleBenchmark.read"
+      + " (mode=PATCHED, toggle=offOn)"));
+    // 0.99, 0.98, 0.98 and 0.99, 0.98, 0.95: mean 0.9783.
+    assertTrue(report, report.contains("| B / A, score | 6 | 0.9783 |"));
   }
 
   @Test
