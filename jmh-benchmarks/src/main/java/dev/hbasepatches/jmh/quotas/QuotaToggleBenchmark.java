@@ -81,7 +81,9 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>
  * Iterations run in ABBA blocks, warmup and measurement each from their own first iteration:
  * slot A, B, B, A, then A, B, B, A again, so a drift that is linear over a block cancels and
- * each slot has one iteration right after a switch and one without. {@code toggle} says what
+ * each slot has one iteration right after a switch and one without; with
+ * {@code order=alternate} every second block is B, A, A, B instead, so that B does not always
+ * have the middle of a block. {@code toggle} says what
  * the slots are: {@code offOn} is A = throttle off, B = on (the measurement); {@code onOn} and
  * {@code offOff} keep the server in one state in both slots (the method's own noise floor).
  * Before every iteration, in every case, the setup calls {@code switchRpcThrottle} for its slot
@@ -128,6 +130,13 @@ public class QuotaToggleBenchmark extends HBaseBenchmark {
   @Param({ "offOn", "onOn", "offOff" })
   public String toggle;
 
+  /**
+   * {@code ABBA}: every block A B B A; {@code alternate}: A B B A, then B A A B, and so on, so
+   * that neither slot always has the middle of a block.
+   */
+  @Param({ "ABBA" })
+  public String order;
+
   @Param({ "10000" })
   public int rows;
 
@@ -167,6 +176,9 @@ public class QuotaToggleBenchmark extends HBaseBenchmark {
       default:
         throw new IllegalArgumentException("toggle must be offOn, onOn or offOff: " + toggle);
     }
+    if (!order.equals("ABBA") && !order.equals("alternate")) {
+      throw new IllegalArgumentException("order must be ABBA or alternate: " + order);
+    }
     keyShape = KeyChooser.shape(keys, rows);
     cluster = QuotaBenchCluster.builder(mode).conf("hbase.regionserver.handler.count", "16")
       .build();
@@ -197,7 +209,8 @@ public class QuotaToggleBenchmark extends HBaseBenchmark {
   public void switchThrottle(IterationParams iteration) throws Exception {
     boolean warmup = iteration.getType() == IterationType.WARMUP;
     int index = warmup ? warmupIndex++ : measurementIndex++;
-    boolean slotB = BLOCK_IS_B[index % BLOCK_IS_B.length];
+    boolean mirrored = order.equals("alternate") && (index / BLOCK_IS_B.length) % 2 == 1;
+    boolean slotB = BLOCK_IS_B[index % BLOCK_IS_B.length] != mirrored;
     boolean enable = slotB ? throttleInB : throttleInA;
     cluster.admin().switchRpcThrottle(enable);
     String seen = awaitState(enable);

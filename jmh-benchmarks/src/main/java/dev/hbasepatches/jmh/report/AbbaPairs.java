@@ -38,15 +38,16 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
 /**
  * Pairs the iterations of a benchmark that alternates two states inside one fork in ABBA blocks
  * ({@code QuotaToggleBenchmark}): each fork's measured iterations, from its first, form blocks
- * of four in slots A, B, B, A, and each block gives one ratio B / A = (B1 + B2) / (A1 + A2),
- * which a drift linear over the block leaves unchanged. The ratios of all blocks of all forks are
+ * of four in slots A, B, B, A (or B, A, A, B, when the benchmark alternates the two orders), and
+ * each block gives one ratio B / A = (B1 + B2) / (A1 + A2), which a drift linear over the block
+ * leaves unchanged. The ratios of all blocks of all forks are
  * then summarised: mean, sample standard deviation, standard error and a 95% interval (Student t
  * with n - 1 degrees of freedom), treating blocks as independent.
  * <p>
  * The slot of every iteration is read from the JSON, not assumed: the benchmark counts each
  * read in the {@code aReads} or {@code bReads} counter of the slot in force, so exactly one of
- * them must be non-zero per iteration, and the slots must run A B B A in every block; anything
- * else is an error. An incomplete last block is left out and counted. With a {@code cpuNanos}
+ * them must be non-zero per iteration, and every block must be A B B A or B A A B; anything else
+ * is an error. An incomplete last block is left out and counted. With a {@code cpuNanos}
  * counter (process CPU per iteration, in the score's per-second unit) the same is done for
  * reads per CPU second; with a {@code backgroundCpuNanos} counter as well, its share of the
  * process CPU is given per slot.
@@ -66,10 +67,17 @@ public final class AbbaPairs {
   private AbbaPairs() {
   }
 
-  /** One ABBA block: the four iterations' values in slot order and B / A. */
-  record Block(int fork, int index, double a1, double b1, double b2, double a2) {
+  /**
+   * One block: the four iterations' values in order, A B B A, or B A A B when {@code mirrored},
+   * and B / A.
+   */
+  record Block(int fork, int index, boolean mirrored, double v1, double v2, double v3, double v4) {
     double ratio() {
-      return (b1 + b2) / (a1 + a2);
+      return mirrored ? (v1 + v4) / (v2 + v3) : (v2 + v3) / (v1 + v4);
+    }
+
+    String order() {
+      return mirrored ? "BAAB" : "ABBA";
     }
   }
 
@@ -111,24 +119,32 @@ public final class AbbaPairs {
         + b.length + " " + B_COUNTER + " and " + values.length + " scores; expected one each per"
         + " iteration");
     }
+    boolean[] inB = new boolean[a.length];
     for (int i = 0; i < a.length; i++) {
-      boolean inA = a[i] > 0;
-      boolean inB = b[i] > 0;
-      if (inA == inB) {
+      inB[i] = b[i] > 0;
+      if ((a[i] > 0) == inB[i]) {
         throw new BadInputException("fork " + fork + ", iteration " + (i + 1) + ": " + A_COUNTER
           + " = " + a[i] + ", " + B_COUNTER + " = " + b[i] + "; exactly one must be non-zero");
-      }
-      boolean expectB = BLOCK_IS_B[i % BLOCK_IS_B.length];
-      if (inB != expectB) {
-        throw new BadInputException("fork " + fork + ", iteration " + (i + 1) + " was in slot "
-          + (inB ? "B" : "A") + " where the ABBA order has " + (expectB ? "B" : "A"));
       }
     }
     List<Block> out = new ArrayList<>();
     int complete = values.length / 4;
     for (int k = 0; k < complete; k++) {
       int i = 4 * k;
-      out.add(new Block(fork, k + 1, values[i], values[i + 1], values[i + 2], values[i + 3]));
+      // ABBA, or BAAB (mirrored): the first iteration's slot says which, the rest must follow.
+      boolean mirrored = inB[i];
+      for (int j = 0; j < 4; j++) {
+        if (inB[i + j] != (BLOCK_IS_B[j] != mirrored)) {
+          StringBuilder seen = new StringBuilder();
+          for (int m = 0; m < 4; m++) {
+            seen.append(inB[i + m] ? 'B' : 'A');
+          }
+          throw new BadInputException("fork " + fork + ", iterations " + (i + 1) + " to " + (i + 4)
+            + " were in slots " + seen + ", neither ABBA nor BAAB");
+        }
+      }
+      out.add(new Block(fork, k + 1, mirrored, values[i], values[i + 1], values[i + 2],
+        values[i + 3]));
     }
     leftOver[0] = values.length - 4 * complete;
     return out;
@@ -258,12 +274,12 @@ public final class AbbaPairs {
     out.printf(Locale.ROOT, "### %s%n%n", key);
     out.printf(Locale.ROOT, "%s; %d fork(s), %d ABBA blocks, %d iteration(s) after the last"
       + " complete block left out%n%n", file.getFileName(), score.length, blocks.size(), leftOver);
-    out.println("| fork | block | A1 | B1 | B2 | A2 | B / A | per CPU s: B / A |");
-    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out.println("| fork | block | order | 1 | 2 | 3 | 4 | B / A | per CPU s: B / A |");
+    out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|");
     for (int i = 0; i < blocks.size(); i++) {
       Block k = blocks.get(i);
-      out.printf(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.1f | %.1f | %.4f | %s |%n", k.fork(),
-        k.index(), k.a1(), k.b1(), k.b2(), k.a2(), k.ratio(),
+      out.printf(Locale.ROOT, "| %d | %d | %s | %.1f | %.1f | %.1f | %.1f | %.4f | %s |%n",
+        k.fork(), k.index(), k.order(), k.v1(), k.v2(), k.v3(), k.v4(), k.ratio(),
         cpu == null ? "-" : String.format(Locale.ROOT, "%.4f", cpuBlocks.get(i).ratio()));
     }
     out.println();

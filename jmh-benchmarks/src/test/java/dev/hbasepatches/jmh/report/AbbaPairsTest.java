@@ -101,8 +101,21 @@ public class AbbaPairsTest {
       AbbaPairs.blocks(1, a, b, v, new int[1]);
       fail("ABAB accepted");
     } catch (BadInputException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains("iteration 3 was in slot A"));
+      assertTrue(e.getMessage(), e.getMessage().contains("slots ABAB, neither ABBA nor BAAB"));
     }
+  }
+
+  /** A mirrored block, B A A B, gives B / A just as well. */
+  @Test
+  public void baabBlocksArePairedToo() throws Exception {
+    double[] v = { 96, 100, 100, 98, 100, 96, 98, 100 };
+    double[] a = { 0, 100, 100, 0, 100, 0, 0, 100 };
+    double[] b = { 96, 0, 0, 98, 0, 96, 98, 0 };
+    List<AbbaPairs.Block> blocks = AbbaPairs.blocks(1, a, b, v, new int[1]);
+    assertEquals("BAAB", blocks.get(0).order());
+    assertEquals("ABBA", blocks.get(1).order());
+    assertEquals(0.97, blocks.get(0).ratio(), 1e-12);
+    assertEquals(0.97, blocks.get(1).ratio(), 1e-12);
   }
 
   @Test
@@ -166,7 +179,7 @@ public class AbbaPairsTest {
     String report = out.toString(StandardCharsets.UTF_8);
     assertTrue(report, report.contains("2 fork(s), 3 ABBA blocks, 1 iteration(s)"));
     assertTrue(report,
-      report.contains("| 1 | 2 | 100.0 | 98.0 | 98.0 | 100.0 | 0.9800 | 0.9800 |"));
+      report.contains("| 1 | 2 | ABBA | 100.0 | 98.0 | 98.0 | 100.0 | 0.9800 | 0.9800 |"));
     // Ratios 0.99, 0.98, 0.98: mean 0.9833.
     assertTrue(report, report.contains("| B / A, score | 3 | 0.9833 |"));
     assertTrue(report, report.contains("| B / A, per CPU second | 3 | 0.9833 |"));
