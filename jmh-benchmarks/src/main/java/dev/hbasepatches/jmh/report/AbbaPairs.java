@@ -108,7 +108,7 @@ public final class AbbaPairs {
   }
 
   /**
-   * The ABBA blocks of one fork. {@code a} and {@code b} are the per-iteration slot counters,
+   * The ABBA (or BAAB) blocks of one fork. {@code a} and {@code b} are the per-iteration slot counters,
    * {@code values} what is compared (the score, or the score per CPU second). Returns the
    * complete blocks; {@code leftOver} receives the number of iterations after the last one.
    */
@@ -272,7 +272,7 @@ public final class AbbaPairs {
     pool.blocks.addAll(blocks);
     pool.cpuBlocks.addAll(cpuBlocks);
     out.printf(Locale.ROOT, "### %s%n%n", key);
-    out.printf(Locale.ROOT, "%s; %d fork(s), %d ABBA blocks, %d iteration(s) after the last"
+    out.printf(Locale.ROOT, "%s; %d fork(s), %d blocks, %d iteration(s) after the last"
       + " complete block left out%n%n", file.getFileName(), score.length, blocks.size(), leftOver);
     out.println("| fork | block | order | 1 | 2 | 3 | 4 | B / A | per CPU s: B / A |");
     out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|");

@@ -177,7 +177,7 @@ public class AbbaPairsTest {
     int status = AbbaPairs.run(new String[] { file.toString() }, print(out), print(err));
     assertEquals(err.toString(StandardCharsets.UTF_8), 0, status);
     String report = out.toString(StandardCharsets.UTF_8);
-    assertTrue(report, report.contains("2 fork(s), 3 ABBA blocks, 1 iteration(s)"));
+    assertTrue(report, report.contains("2 fork(s), 3 blocks, 1 iteration(s)"));
     assertTrue(report,
       report.contains("| 1 | 2 | ABBA | 100.0 | 98.0 | 98.0 | 100.0 | 0.9800 | 0.9800 |"));
     // Ratios 0.99, 0.98, 0.98: mean 0.9833.
