@@ -1,0 +1,345 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParseException;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
+
+/**
+ * Pairs the iterations of a benchmark that alternates two states inside one fork in ABBA blocks
+ * ({@code QuotaToggleBenchmark}): each fork's measured iterations, from its first, form blocks
+ * of four in slots A, B, B, A (or B, A, A, B, when the benchmark alternates the two orders), and
+ * each block gives one ratio B / A = (B1 + B2) / (A1 + A2), which a drift linear over the block
+ * leaves unchanged. The ratios of all blocks of all forks are
+ * then summarised: mean, sample standard deviation, standard error and a 95% interval (Student t
+ * with n - 1 degrees of freedom), treating blocks as independent.
+ * <p>
+ * The slot of every iteration is read from the JSON, not assumed: the benchmark counts each
+ * read in the {@code aReads} or {@code bReads} counter of the slot in force, so exactly one of
+ * them must be non-zero per iteration, and every block must be A B B A or B A A B; anything else
+ * is an error. An incomplete last block is left out and counted. With a {@code cpuNanos}
+ * counter (process CPU per iteration, in the score's per-second unit) the same is done for
+ * reads per CPU second; with a {@code backgroundCpuNanos} counter as well, its share of the
+ * process CPU is given per slot.
+ * <p>
+ * Usage: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.report.AbbaPairs RESULT.json...};
+ * prints one Markdown section per benchmark and parameter combination in each file, then, for a
+ * combination found in several files, the summary of all their blocks together.
+ */
+public final class AbbaPairs {
+
+  static final String A_COUNTER = "aReads";
+  static final String B_COUNTER = "bReads";
+  static final String CPU_COUNTER = "cpuNanos";
+  static final String BACKGROUND_COUNTER = "backgroundCpuNanos";
+  private static final boolean[] BLOCK_IS_B = { false, true, true, false };
+
+  private AbbaPairs() {
+  }
+
+  /**
+   * One block: the four iterations' values in order, A B B A, or B A A B when {@code mirrored},
+   * and B / A.
+   */
+  record Block(int fork, int index, boolean mirrored, double v1, double v2, double v3, double v4) {
+    double ratio() {
+      return mirrored ? (v1 + v4) / (v2 + v3) : (v2 + v3) / (v1 + v4);
+    }
+
+    String order() {
+      return mirrored ? "BAAB" : "ABBA";
+    }
+  }
+
+  /** Mean, sample sd, standard error and the 95% interval of some ratios. */
+  record Summary(int n, double mean, double sd, double se, double low, double high) {
+    static Summary of(List<Double> values) {
+      int n = values.size();
+      if (n == 0) {
+        return new Summary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      }
+      double sum = 0;
+      for (double v : values) {
+        sum += v;
+      }
+      double mean = sum / n;
+      if (n == 1) {
+        return new Summary(1, mean, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      }
+      double squares = 0;
+      for (double v : values) {
+        squares += (v - mean) * (v - mean);
+      }
+      double sd = Math.sqrt(squares / (n - 1));
+      double se = sd / Math.sqrt(n);
+      double t = new TDistribution(n - 1).inverseCumulativeProbability(0.975);
+      return new Summary(n, mean, sd, se, mean - t * se, mean + t * se);
+    }
+  }
+
+  /**
+   * The ABBA (or BAAB) blocks of one fork. {@code a} and {@code b} are the per-iteration slot counters,
+   * {@code values} what is compared (the score, or the score per CPU second). Returns the
+   * complete blocks; {@code leftOver} receives the number of iterations after the last one.
+   */
+  static List<Block> blocks(int fork, double[] a, double[] b, double[] values, int[] leftOver)
+    throws BadInputException {
+    if (a.length != b.length || a.length != values.length) {
+      throw new BadInputException("fork " + fork + ": " + a.length + " " + A_COUNTER + ", "
+        + b.length + " " + B_COUNTER + " and " + values.length + " scores; expected one each per"
+        + " iteration");
+    }
+    boolean[] inB = new boolean[a.length];
+    for (int i = 0; i < a.length; i++) {
+      inB[i] = b[i] > 0;
+      if ((a[i] > 0) == inB[i]) {
+        throw new BadInputException("fork " + fork + ", iteration " + (i + 1) + ": " + A_COUNTER
+          + " = " + a[i] + ", " + B_COUNTER + " = " + b[i] + "; exactly one must be non-zero");
+      }
+    }
+    List<Block> out = new ArrayList<>();
+    int complete = values.length / 4;
+    for (int k = 0; k < complete; k++) {
+      int i = 4 * k;
+      // ABBA, or BAAB (mirrored): the first iteration's slot says which, the rest must follow.
+      boolean mirrored = inB[i];
+      for (int j = 0; j < 4; j++) {
+        if (inB[i + j] != (BLOCK_IS_B[j] != mirrored)) {
+          StringBuilder seen = new StringBuilder();
+          for (int m = 0; m < 4; m++) {
+            seen.append(inB[i + m] ? 'B' : 'A');
+          }
+          throw new BadInputException("fork " + fork + ", iterations " + (i + 1) + " to " + (i + 4)
+            + " were in slots " + seen + ", neither ABBA nor BAAB");
+        }
+      }
+      out.add(new Block(fork, k + 1, mirrored, values[i], values[i + 1], values[i + 2],
+        values[i + 3]));
+    }
+    leftOver[0] = values.length - 4 * complete;
+    return out;
+  }
+
+  static List<Double> ratios(List<Block> blocks) {
+    List<Double> r = new ArrayList<>(blocks.size());
+    for (Block b : blocks) {
+      r.add(b.ratio());
+    }
+    return r;
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0) {
+      err.println("Usage: AbbaPairs RESULT.json... (JMH -rf json of an ABBA benchmark)");
+      return 2;
+    }
+    try {
+      Map<String, Pooled> pooled = new LinkedHashMap<>();
+      for (String file : args) {
+        report(Path.of(file), out, pooled);
+      }
+      for (Map.Entry<String, Pooled> e : pooled.entrySet()) {
+        Pooled p = e.getValue();
+        if (p.files < 2) {
+          continue;
+        }
+        out.printf(Locale.ROOT, "### Pooled over %d files: %s%n%n", p.files, e.getKey());
+        out.println("| ratio | blocks | mean | sd | se | 95% interval |");
+        out.println("|---|---:|---:|---:|---:|---|");
+        line(out, "B / A, score", Summary.of(ratios(p.blocks)));
+        if (!p.cpuBlocks.isEmpty()) {
+          line(out, "B / A, per CPU second", Summary.of(ratios(p.cpuBlocks)));
+        }
+        out.println();
+      }
+      return 0;
+    } catch (BadInputException e) {
+      err.println(e.getMessage());
+      return 1;
+    }
+  }
+
+  /** The blocks of one benchmark and parameter combination over several result files. */
+  private static final class Pooled {
+    int files;
+    final List<Block> blocks = new ArrayList<>();
+    final List<Block> cpuBlocks = new ArrayList<>();
+  }
+
+  static void report(Path file, PrintStream out, Map<String, Pooled> pooled)
+    throws BadInputException {
+    JsonArray entries;
+    try {
+      JsonElement root = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8));
+      if (!root.isJsonArray()) {
+        throw new BadInputException(file + ": not a JMH JSON result file (no top-level array)");
+      }
+      entries = root.getAsJsonArray();
+    } catch (NoSuchFileException e) {
+      throw new BadInputException(file + ": no such file");
+    } catch (IOException | JsonParseException e) {
+      throw new BadInputException(file + ": cannot read as JMH JSON (" + e.getMessage() + ")");
+    }
+    int used = 0;
+    for (JsonElement e : entries) {
+      JsonObject o = e.getAsJsonObject();
+      JsonObject secondary = o.getAsJsonObject("secondaryMetrics");
+      if (secondary == null || !secondary.has(A_COUNTER) || !secondary.has(B_COUNTER)) {
+        continue;
+      }
+      used++;
+      section(file, o, secondary, out, pooled);
+    }
+    if (used == 0) {
+      throw new BadInputException(file + ": no entry has the " + A_COUNTER + " and " + B_COUNTER
+        + " counters of an ABBA benchmark");
+    }
+  }
+
+  private static void section(Path file, JsonObject o, JsonObject secondary, PrintStream out,
+    Map<String, Pooled> pooled) throws BadInputException {
+    String where = file + " (" + o.get("benchmark").getAsString() + ")";
+    StringBuilder params = new StringBuilder();
+    JsonObject p = o.getAsJsonObject("params");
+    if (p != null) {
+      for (Map.Entry<String, JsonElement> kv : p.entrySet()) {
+        params.append(params.length() == 0 ? "" : ", ").append(kv.getKey()).append('=')
+          .append(kv.getValue().getAsString());
+      }
+    }
+    double[][] score = raw(o.getAsJsonObject("primaryMetric"), where);
+    double[][] a = raw(secondary.getAsJsonObject(A_COUNTER), where);
+    double[][] b = raw(secondary.getAsJsonObject(B_COUNTER), where);
+    double[][] cpu = secondary.has(CPU_COUNTER)
+      ? raw(secondary.getAsJsonObject(CPU_COUNTER), where)
+      : null;
+    if (a.length != score.length || b.length != score.length
+      || (cpu != null && cpu.length != score.length)) {
+      throw new BadInputException(where + ": the counters and the score have different forks");
+    }
+    List<Block> blocks = new ArrayList<>();
+    List<Block> cpuBlocks = new ArrayList<>();
+    int leftOver = 0;
+    for (int f = 0; f < score.length; f++) {
+      int[] rest = new int[1];
+      try {
+        blocks.addAll(blocks(f + 1, a[f], b[f], score[f], rest));
+        if (cpu != null) {
+          cpuBlocks.addAll(blocks(f + 1, a[f], b[f], perCpuSecond(score[f], cpu[f]), rest));
+        }
+      } catch (BadInputException e) {
+        throw new BadInputException(where + ": " + e.getMessage());
+      }
+      leftOver += rest[0];
+    }
+    String key = o.get("benchmark").getAsString() + " (" + params + ")";
+    Pooled pool = pooled.computeIfAbsent(key, k -> new Pooled());
+    pool.files++;
+    pool.blocks.addAll(blocks);
+    pool.cpuBlocks.addAll(cpuBlocks);
+    out.printf(Locale.ROOT, "### %s%n%n", key);
+    out.printf(Locale.ROOT, "%s; %d fork(s), %d blocks, %d iteration(s) after the last"
+      + " complete block left out%n%n", file.getFileName(), score.length, blocks.size(), leftOver);
+    out.println("| fork | block | order | 1 | 2 | 3 | 4 | B / A | per CPU s: B / A |");
+    out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+    for (int i = 0; i < blocks.size(); i++) {
+      Block k = blocks.get(i);
+      out.printf(Locale.ROOT, "| %d | %d | %s | %.1f | %.1f | %.1f | %.1f | %.4f | %s |%n",
+        k.fork(), k.index(), k.order(), k.v1(), k.v2(), k.v3(), k.v4(), k.ratio(),
+        cpu == null ? "-" : String.format(Locale.ROOT, "%.4f", cpuBlocks.get(i).ratio()));
+    }
+    out.println();
+    out.println("| ratio | blocks | mean | sd | se | 95% interval |");
+    out.println("|---|---:|---:|---:|---:|---|");
+    line(out, "B / A, score", Summary.of(ratios(blocks)));
+    if (cpu != null) {
+      line(out, "B / A, per CPU second", Summary.of(ratios(cpuBlocks)));
+    }
+    out.println();
+    if (cpu != null && secondary.has(BACKGROUND_COUNTER)) {
+      double[][] bg = raw(secondary.getAsJsonObject(BACKGROUND_COUNTER), where);
+      double[] share = backgroundShare(a, b, cpu, bg);
+      out.printf(Locale.ROOT, "Background CPU (%s) / process CPU, mean over iterations: slot A"
+        + " %.3f%%, slot B %.3f%%%n%n", BACKGROUND_COUNTER, 100 * share[0], 100 * share[1]);
+    }
+  }
+
+  /** Mean over iterations of background / process CPU, for slot A and slot B. */
+  static double[] backgroundShare(double[][] a, double[][] b, double[][] cpu, double[][] bg) {
+    double[] sum = new double[2];
+    int[] n = new int[2];
+    for (int f = 0; f < cpu.length; f++) {
+      for (int i = 0; i < cpu[f].length; i++) {
+        int slot = b[f][i] > 0 ? 1 : 0;
+        sum[slot] += bg[f][i] / cpu[f][i];
+        n[slot]++;
+      }
+    }
+    return new double[] { sum[0] / n[0], sum[1] / n[1] };
+  }
+
+  private static void line(PrintStream out, String what, Summary s) {
+    out.printf(Locale.ROOT, "| %s | %d | %.4f | %.4f | %.4f | %.4f to %.4f |%n", what, s.n(),
+      s.mean(), s.sd(), s.se(), s.low(), s.high());
+  }
+
+  /** Score per CPU second: both are per wall second, so wall time cancels. */
+  static double[] perCpuSecond(double[] score, double[] cpuNanosPerSecond) {
+    double[] out = new double[score.length];
+    for (int i = 0; i < score.length; i++) {
+      out[i] = score[i] / (cpuNanosPerSecond[i] / 1e9);
+    }
+    return out;
+  }
+
+  private static double[][] raw(JsonObject metric, String where) throws BadInputException {
+    JsonElement data = metric == null ? null : metric.get("rawData");
+    if (data == null || !data.isJsonArray()) {
+      throw new BadInputException(where + ": a metric without \"rawData\"");
+    }
+    JsonArray forks = data.getAsJsonArray();
+    double[][] out = new double[forks.size()][];
+    for (int f = 0; f < forks.size(); f++) {
+      JsonArray it = forks.get(f).getAsJsonArray();
+      out[f] = new double[it.size()];
+      for (int i = 0; i < it.size(); i++) {
+        out[f][i] = it.get(i).getAsDouble();
+      }
+    }
+    return out;
+  }
+}
