@@ -23,8 +23,15 @@ import org.openjdk.jmh.annotations.Fork;
  * Base class for every benchmark here: JMH forks get the JDK 17 opens HBase, Hadoop and Phoenix
  * need, so {@code java -jar benchmarks.jar} works with no extra flags. The list matches the
  * surefire argLine in the root pom; keep the two in step.
+ *
+ * <p>{@code -XX:+AlwaysPreTouch} faults the whole heap in before the benchmark starts. Without
+ * it, on the project's 2-vCPU VM a fork's first seconds ran a full scan at a third of its speed
+ * and later iterations dropped to other levels as the heap's untouched pages were first used
+ * (2026-11-23, seek-skip PATCH.md "Forks settle on levels"); with it the first warmup iteration
+ * already ran at the steady rate. Every mode gets the same flag.
  */
-@Fork(value = 1, jvmArgsAppend = { "-Xms2g", "-Xmx2g", "-Djava.net.preferIPv4Stack=true",
+@Fork(value = 1, jvmArgsAppend = { "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch",
+  "-Djava.net.preferIPv4Stack=true",
   "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
   "--add-modules", "jdk.unsupported",
   "--add-opens", "java.base/java.nio=ALL-UNNAMED",

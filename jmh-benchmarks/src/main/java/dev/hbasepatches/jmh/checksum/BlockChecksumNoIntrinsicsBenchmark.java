@@ -43,7 +43,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 // JMH takes the nearest @Fork whole, so the JDK 17 opens of HBaseBenchmark are repeated here.
-@Fork(value = 1, jvmArgsAppend = { "-Xms2g", "-Xmx2g", "-Djava.net.preferIPv4Stack=true",
+@Fork(value = 1, jvmArgsAppend = { "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch",
+  "-Djava.net.preferIPv4Stack=true",
   "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
   "--add-modules", "jdk.unsupported",
   "--add-opens", "java.base/java.nio=ALL-UNNAMED",
