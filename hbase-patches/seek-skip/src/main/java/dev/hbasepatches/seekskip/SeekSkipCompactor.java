@@ -50,7 +50,7 @@ public class SeekSkipCompactor extends DefaultCompactor {
   }
 
   /** A policy for one compaction's scanner, or null to leave it to the stock scanner. */
-  private static SeekPolicy policyFor(HStore store) {
+  static SeekPolicy policyFor(HStore store) {
     if (store instanceof SeekSkipStore) {
       SeekSkipStore s = (SeekSkipStore) store;
       return SeekSkipStore.newPolicy(s.mode(), s.maxSkips());

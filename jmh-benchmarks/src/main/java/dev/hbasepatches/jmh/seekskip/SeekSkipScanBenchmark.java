@@ -23,6 +23,7 @@ import dev.hbasepatches.seekskip.BoundedSkipPolicy;
 import dev.hbasepatches.seekskip.SeekSkipCompactor;
 import dev.hbasepatches.seekskip.SeekSkipMode;
 import dev.hbasepatches.seekskip.SeekSkipRegion;
+import dev.hbasepatches.seekskip.SeekSkipStoreFlusher;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.ScanShape;
 import java.io.IOException;
@@ -112,7 +113,8 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
       .regionClass(SeekSkipRegion.class).family(Bytes.toString(ScanShape.FAMILY))
       .maxVersions(scanShape.versions()).blockSize(64 * 1024)
       .conf(SeekSkipMode.MODE_KEY, mode.name())
-      .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName());
+      .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName())
+      .conf("hbase.hstore.defaultengine.storeflusher.class", SeekSkipStoreFlusher.class.getName());
     if (!maxSkips.isEmpty()) {
       b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, maxSkips);
     }
