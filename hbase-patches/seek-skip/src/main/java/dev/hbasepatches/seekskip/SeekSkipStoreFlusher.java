@@ -40,8 +40,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Flushes through {@link SeekSkipStoreScanner}: set {@code hbase.hstore.defaultengine.storeflusher
- * .class} to this class. With it every store scanner of a SeekSkip store (user scans,
+ * Flushes through {@link SeekSkipStoreScanner}: set {@link #FLUSHER_KEY} to this class. With it
+ * every store scanner of a SeekSkip store (user scans,
  * compactions, flushes) is of one class, as in a stock store, so the JIT's profile of
  * {@code StoreScanner.next} is not split between two scanner classes (see PATCH.md). Stores in
  * UPSTREAM mode flush with the stock scanner.
