@@ -49,44 +49,30 @@ public class SeekSkipCompactor extends DefaultCompactor {
     return ownDecisions;
   }
 
-  /** A policy for one compaction's scanner, or null to leave it to the stock scanner. */
-  static SeekPolicy policyFor(HStore store) {
-    if (store instanceof SeekSkipStore) {
-      SeekSkipStore s = (SeekSkipStore) store;
-      return SeekSkipStore.newPolicy(s.mode(), s.maxSkips());
-    }
-    SeekSkipMode mode = SeekSkipStore.effectiveMode(store.getReadOnlyConfiguration(), store);
-    return SeekSkipStore.newPolicy(mode,
-      BoundedSkipPolicy.from(store.getReadOnlyConfiguration()).maxSkips());
-  }
-
-  private SeekDecisions sinkFor(HStore store) {
-    return store instanceof SeekSkipStore ? ((SeekSkipStore) store).decisions() : ownDecisions;
-  }
-
   @Override
   protected InternalScanner createScanner(HStore store, ScanInfo scanInfo,
     List<StoreFileScanner> scanners, ScanType scanType, long smallestReadPoint, long earliestPutTs)
     throws IOException {
-    SeekPolicy policy = policyFor(store);
+    SeekPolicy policy = SeekSkipStore.policyFor(store);
     if (policy == null) {
       return super.createScanner(store, scanInfo, scanners, scanType, smallestReadPoint,
         earliestPutTs);
     }
     return new SeekSkipStoreScanner(store, scanInfo, scanners, scanType, smallestReadPoint,
-      earliestPutTs, policy, sinkFor(store));
+      earliestPutTs, policy, SeekSkipStore.decisionsOf(store, ownDecisions));
   }
 
   @Override
   protected InternalScanner createScanner(HStore store, ScanInfo scanInfo,
     List<StoreFileScanner> scanners, long smallestReadPoint, long earliestPutTs,
     byte[] dropDeletesFromRow, byte[] dropDeletesToRow) throws IOException {
-    SeekPolicy policy = policyFor(store);
+    SeekPolicy policy = SeekSkipStore.policyFor(store);
     if (policy == null) {
       return super.createScanner(store, scanInfo, scanners, smallestReadPoint, earliestPutTs,
         dropDeletesFromRow, dropDeletesToRow);
     }
     return new SeekSkipStoreScanner(store, scanInfo, scanners, smallestReadPoint, earliestPutTs,
-      dropDeletesFromRow, dropDeletesToRow, policy, sinkFor(store));
+      dropDeletesFromRow, dropDeletesToRow, policy,
+      SeekSkipStore.decisionsOf(store, ownDecisions));
   }
 }

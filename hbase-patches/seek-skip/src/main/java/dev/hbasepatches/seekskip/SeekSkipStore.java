@@ -76,6 +76,24 @@ public class SeekSkipStore extends HStore {
     }
   }
 
+  /**
+   * The policy for a compaction's or flush's scanner in {@code store}, or null to leave it to the
+   * stock scanner. Stores that are not SeekSkip stores read the mode from their configuration.
+   */
+  static SeekPolicy policyFor(HStore store) {
+    if (store instanceof SeekSkipStore) {
+      SeekSkipStore s = (SeekSkipStore) store;
+      return newPolicy(s.mode(), s.maxSkips());
+    }
+    SeekSkipMode mode = effectiveMode(store.getReadOnlyConfiguration(), store);
+    return newPolicy(mode, BoundedSkipPolicy.from(store.getReadOnlyConfiguration()).maxSkips());
+  }
+
+  /** Where a scanner of {@code store} reports its decisions: the store's own, else fallback. */
+  static SeekDecisions decisionsOf(HStore store, SeekDecisions fallback) {
+    return store instanceof SeekSkipStore ? ((SeekSkipStore) store).decisions() : fallback;
+  }
+
   public SeekSkipMode mode() {
     return mode;
   }

@@ -60,11 +60,16 @@ public class SeekSkipStoreFlusher extends DefaultStoreFlusher {
     super(conf, store);
   }
 
+  /** Decisions of this flusher's scanners when the store is not a SeekSkip store. */
+  public SeekDecisions decisions() {
+    return ownDecisions;
+  }
+
   @Override
   public List<Path> flushSnapshot(MemStoreSnapshot snapshot, long cacheFlushId,
     MonitoredTask status, ThroughputController throughputController, FlushLifeCycleTracker tracker,
     Consumer<Path> writerCreationTracker) throws IOException {
-    SeekPolicy policy = SeekSkipCompactor.policyFor(store);
+    SeekPolicy policy = SeekSkipStore.policyFor(store);
     if (policy == null) {
       return super.flushSnapshot(snapshot, cacheFlushId, status, throughputController, tracker,
         writerCreationTracker);
@@ -106,8 +111,7 @@ public class SeekSkipStoreFlusher extends DefaultStoreFlusher {
     boolean hooks = store.getCoprocessorHost() != null;
     ScanInfo scanInfo =
       hooks ? store.getCoprocessorHost().preFlushScannerOpen(store, tracker) : store.getScanInfo();
-    SeekDecisions sink =
-      store instanceof SeekSkipStore ? ((SeekSkipStore) store).decisions() : ownDecisions;
+    SeekDecisions sink = SeekSkipStore.decisionsOf(store, ownDecisions);
     InternalScanner scanner = new SeekSkipStoreScanner(store, scanInfo, snapshot.getScanners(),
       ScanType.COMPACT_RETAIN_DELETES, store.getSmallestReadPoint(), HConstants.OLDEST_TIMESTAMP,
       policy, sink);

@@ -71,7 +71,8 @@ public class SeekSkipFlushTest {
         SeekSkipStore store = ModeRegions.store(r);
         // StoreFlusher is package-private in HBase: look at it as an Object.
         Object flusher = store.getStoreEngine().getStoreFlusher();
-        assertTrue("flusher in use: " + flusher.getClass(), flusher instanceof SeekSkipStoreFlusher);
+        assertTrue("flusher in use: " + flusher.getClass(),
+          flusher instanceof SeekSkipStoreFlusher);
         store.decisions().reset();
         List<List<Mutation>> oneFile = new ArrayList<>();
         oneFile.add(memstore());

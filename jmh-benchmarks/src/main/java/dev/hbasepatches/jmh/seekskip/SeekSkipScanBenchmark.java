@@ -114,7 +114,7 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
       .maxVersions(scanShape.versions()).blockSize(64 * 1024)
       .conf(SeekSkipMode.MODE_KEY, mode.name())
       .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName())
-      .conf("hbase.hstore.defaultengine.storeflusher.class", SeekSkipStoreFlusher.class.getName());
+      .conf(SeekSkipStoreFlusher.FLUSHER_KEY, SeekSkipStoreFlusher.class.getName());
     if (!maxSkips.isEmpty()) {
       b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, maxSkips);
     }
