@@ -78,7 +78,9 @@ public final class ChangeModules {
     new ChangeModule("seek-skip", "dev.hbasepatches.seekskip.SeekSkipRegion",
       Map.of("hbase.hregion.impl", "dev.hbasepatches.seekskip.SeekSkipRegion",
         "hbase.hstore.defaultengine.compactor.class",
-        "dev.hbasepatches.seekskip.SeekSkipCompactor"),
+        "dev.hbasepatches.seekskip.SeekSkipCompactor",
+        "hbase.hstore.defaultengine.storeflusher.class",
+        "dev.hbasepatches.seekskip.SeekSkipStoreFlusher"),
       "hbasepatches.seekskip.mode"),
     // The RegionServer class: the embedded cluster's servers are built from the same key.
     new ChangeModule("quotas", "dev.hbasepatches.quotas.ThrottlingRegionServer",

@@ -38,7 +38,8 @@ final class ModeRegions {
     Consumer<LocalRegion.Builder> settings) throws IOException {
     LocalRegion.Builder b = LocalRegion.builder(name).regionClass(SeekSkipRegion.class)
       .conf(SeekSkipMode.MODE_KEY, mode.name())
-      .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName());
+      .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName())
+      .conf(SeekSkipStoreFlusher.FLUSHER_KEY, SeekSkipStoreFlusher.class.getName());
     if (maxSkips != null) {
       b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, Integer.toString(maxSkips));
     }

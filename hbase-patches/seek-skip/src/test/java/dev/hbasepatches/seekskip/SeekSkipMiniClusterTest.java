@@ -59,7 +59,8 @@ public class SeekSkipMiniClusterTest {
   public static final MiniCluster CLUSTER = MiniCluster.builder()
     .conf(HConstants.REGION_IMPL, SeekSkipRegion.class)
     .conf(SeekSkipMode.MODE_KEY, SeekSkipMode.PATCHED.name())
-    .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class).build();
+    .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class)
+    .conf(SeekSkipStoreFlusher.FLUSHER_KEY, SeekSkipStoreFlusher.class).build();
 
   private static final ScanShape[] SHAPES =
     { ScanShape.TIMERANGE_MISS, ScanShape.ONE_COLUMN_OF_TEN, ScanShape.ONE_VERSION_OF_TEN };
