@@ -33,6 +33,7 @@ final class ChangeNames {
     "seekskip", "seek-skip",
     "rowindex", "row-index",
     "checksum", "checksum",
+    "checksumoverlay", "checksum-overlay",
     "offheapread", "offheap-read",
     "quotas", "quotas",
     "timelinereads", "timeline-reads",

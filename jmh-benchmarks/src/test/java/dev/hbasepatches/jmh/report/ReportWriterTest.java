@@ -286,6 +286,8 @@ public class ReportWriterTest {
     assertEquals("seek-skip", change("dev.hbasepatches.jmh.seekskip.SeekSkipBenchmark.scan"));
     assertEquals("row-index", change("dev.hbasepatches.jmh.rowindex.RowIndexBenchmark.seek"));
     assertEquals("checksum", change("dev.hbasepatches.jmh.checksum.ChecksumBenchmark.verify"));
+    assertEquals("checksum-overlay",
+      change("dev.hbasepatches.jmh.checksumoverlay.OverlayBlockReadBenchmark.readBlock"));
     assertEquals("offheap-read", change("dev.hbasepatches.jmh.offheapread.ReadBenchmark.get"));
     assertEquals("quotas", change("dev.hbasepatches.jmh.quotas.QuotaBenchmark.check"));
     assertEquals("timeline-reads", change("dev.hbasepatches.jmh.timelinereads.TBenchmark.get"));
