@@ -63,26 +63,32 @@ final class OverlayReads implements AutoCloseable {
     Path dir = Files.createTempDirectory("hbasepatches-overlay-bench-");
     Thread me = Thread.currentThread();
     ClassLoader previous = me.getContextClassLoader();
-    OverlayReads reads = null;
+    Object driver = null;
     try {
       // Never closed: see close().
       URLClassLoader loader = IsolatedHBase.loader(overlay, dir);
       me.setContextClassLoader(loader);
-      Object driver = loader.loadClass(BlockReadDriver.class.getName())
+      driver = loader.loadClass(BlockReadDriver.class.getName())
         .getConstructor(String.class, String.class, int.class)
         .newInstance(dir.resolve("blocks.hfile").toString(), buffers, cells);
-      reads = new OverlayReads(dir, driver, me, previous);
+      OverlayReads reads = new OverlayReads(dir, driver, me, previous);
       reads.checkMode(mode);
       return reads;
-    } catch (ReflectiveOperationException e) {
-      Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
-      throw new IOException("could not open the block reader in " + mode + " mode: " + cause,
-        cause);
-    } finally {
-      if (reads == null) {
+    } catch (Exception | Error e) {
+      Throwable failure = e instanceof InvocationTargetException ? e.getCause() : e;
+      IOException error = new IOException(
+        "could not open the block reader in " + mode + " mode: " + failure, failure);
+      try {
+        if (driver != null) {
+          ((AutoCloseable) driver).close();
+        }
+      } catch (Exception closing) {
+        error.addSuppressed(closing);
+      } finally {
         me.setContextClassLoader(previous);
         deleteTree(dir);
       }
+      throw error;
     }
   }
 

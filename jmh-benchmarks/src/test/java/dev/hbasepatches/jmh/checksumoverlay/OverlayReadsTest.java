@@ -23,6 +23,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.jmh.HBaseBenchmark.Mode;
+import java.io.IOException;
 import org.junit.Test;
 
 /**
@@ -77,5 +78,21 @@ public class OverlayReadsTest {
     Exception e = assertThrows(Exception.class,
       () -> OverlayReads.open(Mode.UPSTREAM, "OFFHEAP", CELLS));
     assertTrue(e.toString(), e.toString().contains("HEAP, DIRECT or MULTI"));
+  }
+
+  /** A PATCHED run whose overlay is switched off would measure HBase's path: it must not start. */
+  @Test
+  public void patchedRefusesAnOverlaySwitchedOff() {
+    ClassLoader before = Thread.currentThread().getContextClassLoader();
+    System.setProperty("hbasepatches.checksum.enabled", "false");
+    try {
+      IOException e = assertThrows(IOException.class,
+        () -> OverlayReads.open(Mode.PATCHED, "HEAP", CELLS));
+      assertTrue(e.getMessage(), e.getMessage().contains("switched off"));
+      assertSame("context loader restored", before,
+        Thread.currentThread().getContextClassLoader());
+    } finally {
+      System.clearProperty("hbasepatches.checksum.enabled");
+    }
   }
 }
