@@ -43,6 +43,21 @@ public class ChangeModulesTest {
     }
   }
 
+  /** Scans, compactions and flushes all go through the patch's scanner, as its PATCH.md says. */
+  @Test
+  public void seekSkipSetsTheRegionCompactorAndFlusherInEveryMode() {
+    ChangeModules.ChangeModule seekSkip = ChangeModules.byName("seek-skip").orElseThrow();
+    for (ChangeMode mode : ChangeMode.values()) {
+      Map<String, String> settings = seekSkip.settings(mode);
+      assertEquals("dev.hbasepatches.seekskip.SeekSkipRegion", settings.get("hbase.hregion.impl"));
+      assertEquals("dev.hbasepatches.seekskip.SeekSkipCompactor",
+        settings.get("hbase.hstore.defaultengine.compactor.class"));
+      assertEquals("dev.hbasepatches.seekskip.SeekSkipStoreFlusher",
+        settings.get("hbase.hstore.defaultengine.storeflusher.class"));
+      assertEquals(mode.name(), settings.get("hbasepatches.seekskip.mode"));
+    }
+  }
+
   @Test
   public void aModuleMissingFromTheClasspathIsNamedWithItsClass() {
     // hbase-perf's own test classpath has no change module on it.
