@@ -18,10 +18,10 @@
 package dev.hbasepatches.jmh.checksum;
 
 import dev.hbasepatches.checksum.MalformedBlockException;
+import dev.hbasepatches.jmh.ByteCounter;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.util.ChecksumType;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -64,31 +64,19 @@ public class BlockChecksumBenchmark extends HBaseBenchmark {
 
   private ChecksumBlockFixture fixture;
 
-  /** Checksummed bytes, reported per second next to the block rate. */
-  @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.OPERATIONS)
-  public static class Throughput {
-    public long bytes;
-
-    @Setup(Level.Iteration)
-    public void clear() {
-      bytes = 0;
-    }
-  }
-
   @Setup(Level.Trial)
   public void setUp() throws MalformedBlockException {
     fixture = new ChecksumBlockFixture(mode, buffer, checksumType, bytesPerChecksum, blockSize);
   }
 
   @Benchmark
-  public boolean verify(Throughput t) throws MalformedBlockException {
+  public boolean verify(ByteCounter t) throws MalformedBlockException {
     t.bytes += fixture.checksummedBytes();
     return fixture.verify();
   }
 
   @Benchmark
-  public void generate(Throughput t) throws MalformedBlockException {
+  public void generate(ByteCounter t) throws MalformedBlockException {
     t.bytes += fixture.checksummedBytes();
     fixture.generate();
   }

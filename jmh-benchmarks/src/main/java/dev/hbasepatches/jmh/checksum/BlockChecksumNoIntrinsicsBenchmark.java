@@ -18,6 +18,7 @@
 package dev.hbasepatches.jmh.checksum;
 
 import dev.hbasepatches.checksum.MalformedBlockException;
+import dev.hbasepatches.jmh.ByteCounter;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.util.ChecksumType;
@@ -83,7 +84,7 @@ public class BlockChecksumNoIntrinsicsBenchmark extends HBaseBenchmark {
   }
 
   @Benchmark
-  public boolean verify(BlockChecksumBenchmark.Throughput t) throws MalformedBlockException {
+  public boolean verify(ByteCounter t) throws MalformedBlockException {
     t.bytes += fixture.checksummedBytes();
     return fixture.verify();
   }

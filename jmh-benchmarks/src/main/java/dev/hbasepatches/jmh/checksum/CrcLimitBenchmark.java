@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.checksum;
 
+import dev.hbasepatches.jmh.ByteCounter;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -92,7 +93,7 @@ public class CrcLimitBenchmark extends HBaseBenchmark {
   }
 
   @Benchmark
-  public long crc(BlockChecksumBenchmark.Throughput t) {
+  public long crc(ByteCounter t) {
     t.bytes += size;
     crc.reset();
     if ("HEAP".equals(memory)) {
@@ -105,7 +106,7 @@ public class CrcLimitBenchmark extends HBaseBenchmark {
   }
 
   @Benchmark
-  public long crcTwoPieces(BlockChecksumBenchmark.Throughput t) {
+  public long crcTwoPieces(ByteCounter t) {
     t.bytes += size;
     crc.reset();
     if ("HEAP".equals(memory)) {

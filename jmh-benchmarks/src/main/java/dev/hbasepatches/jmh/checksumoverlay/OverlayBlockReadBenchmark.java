@@ -17,9 +17,9 @@
  */
 package dev.hbasepatches.jmh.checksumoverlay;
 
+import dev.hbasepatches.jmh.ByteCounter;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -66,18 +66,6 @@ public class OverlayBlockReadBenchmark extends HBaseBenchmark {
 
   private OverlayReads reads;
 
-  /** On-disk bytes read and verified, reported per second next to the block rate. */
-  @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.OPERATIONS)
-  public static class Throughput {
-    public long bytes;
-
-    @Setup(Level.Iteration)
-    public void clear() {
-      bytes = 0;
-    }
-  }
-
   @Setup(Level.Trial)
   public void setUp() throws Exception {
     reads = OverlayReads.open(mode, buffers, cells);
@@ -91,7 +79,7 @@ public class OverlayBlockReadBenchmark extends HBaseBenchmark {
   }
 
   @Benchmark
-  public long readBlock(Throughput t) {
+  public long readBlock(ByteCounter t) {
     long n = reads.next.getAsLong();
     t.bytes += n;
     return n;
