@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 
 /**
  * This project's change modules as the embedded cluster turns them on: by configuration keys and
@@ -77,9 +78,9 @@ public final class ChangeModules {
   static final List<ChangeModule> KNOWN = List.of(
     new ChangeModule("seek-skip", "dev.hbasepatches.seekskip.SeekSkipRegion",
       Map.of("hbase.hregion.impl", "dev.hbasepatches.seekskip.SeekSkipRegion",
-        "hbase.hstore.defaultengine.compactor.class",
+        DefaultStoreEngine.DEFAULT_COMPACTOR_CLASS_KEY,
         "dev.hbasepatches.seekskip.SeekSkipCompactor",
-        "hbase.hstore.defaultengine.storeflusher.class",
+        DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY,
         "dev.hbasepatches.seekskip.SeekSkipStoreFlusher"),
       "hbasepatches.seekskip.mode"),
     // The RegionServer class: the embedded cluster's servers are built from the same key.

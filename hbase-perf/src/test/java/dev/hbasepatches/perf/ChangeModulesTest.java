@@ -24,6 +24,7 @@ import static org.junit.Assert.assertTrue;
 import dev.hbasepatches.perf.PerfOptions.ChangeMode;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.junit.Test;
 
 /** The registry of change modules: what each one sets, and what a missing one says. */
@@ -51,9 +52,9 @@ public class ChangeModulesTest {
       Map<String, String> settings = seekSkip.settings(mode);
       assertEquals("dev.hbasepatches.seekskip.SeekSkipRegion", settings.get("hbase.hregion.impl"));
       assertEquals("dev.hbasepatches.seekskip.SeekSkipCompactor",
-        settings.get("hbase.hstore.defaultengine.compactor.class"));
+        settings.get(DefaultStoreEngine.DEFAULT_COMPACTOR_CLASS_KEY));
       assertEquals("dev.hbasepatches.seekskip.SeekSkipStoreFlusher",
-        settings.get("hbase.hstore.defaultengine.storeflusher.class"));
+        settings.get(DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY));
       assertEquals(mode.name(), settings.get("hbasepatches.seekskip.mode"));
     }
   }

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseInterfaceAudience;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.InternalScanner;
 import org.apache.hadoop.hbase.regionserver.ScanInfo;
@@ -31,7 +32,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Compactions with the same SEEK-vs-SKIP decisions as user scans: set
- * {@code hbase.hstore.defaultengine.compactor.class} to this class. Compactions drop versions and
+ * {@link DefaultStoreEngine#DEFAULT_COMPACTOR_CLASS_KEY} to this class. Compactions drop versions and
  * deleted cells with SEEK_NEXT_COL / SEEK_NEXT_ROW requests, so they gain where scans do.
  */
 @InterfaceAudience.LimitedPrivate(HBaseInterfaceAudience.CONFIG)

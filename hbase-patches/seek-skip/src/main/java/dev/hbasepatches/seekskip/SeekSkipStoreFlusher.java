@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseInterfaceAudience;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.monitoring.MonitoredTask;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.DefaultStoreFlusher;
 import org.apache.hadoop.hbase.regionserver.FlushLifeCycleTracker;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -40,7 +41,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Flushes through {@link SeekSkipStoreScanner}: set {@link #FLUSHER_KEY} to this class. With it
+ * Flushes through {@link SeekSkipStoreScanner}: set
+ * {@link DefaultStoreEngine#DEFAULT_STORE_FLUSHER_CLASS_KEY} to this class. With it
  * every store scanner of a SeekSkip store (user scans,
  * compactions, flushes) is of one class, as in a stock store, so the JIT's profile of
  * {@code StoreScanner.next} is not split between two scanner classes (see PATCH.md). Stores in
@@ -49,8 +51,6 @@ import org.slf4j.LoggerFactory;
 @InterfaceAudience.LimitedPrivate(HBaseInterfaceAudience.CONFIG)
 public class SeekSkipStoreFlusher extends DefaultStoreFlusher {
   private static final Logger LOG = LoggerFactory.getLogger(SeekSkipStoreFlusher.class);
-  /** HBase's key for the default store engine's flusher class. */
-  public static final String FLUSHER_KEY = "hbase.hstore.defaultengine.storeflusher.class";
 
   private final SeekDecisions ownDecisions = new SeekDecisions();
   /** One flush of this store at a time, as the stock flusher's own lock keeps it. */

@@ -22,6 +22,7 @@ import dev.hbasepatches.testkit.ScanShape;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.HStore;
 
 /** Opens a local {@link SeekSkipRegion} in a given mode; the rest of the settings come from tests. */
@@ -38,8 +39,8 @@ final class ModeRegions {
     Consumer<LocalRegion.Builder> settings) throws IOException {
     LocalRegion.Builder b = LocalRegion.builder(name).regionClass(SeekSkipRegion.class)
       .conf(SeekSkipMode.MODE_KEY, mode.name())
-      .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName())
-      .conf(SeekSkipStoreFlusher.FLUSHER_KEY, SeekSkipStoreFlusher.class.getName());
+      .conf(DefaultStoreEngine.DEFAULT_COMPACTOR_CLASS_KEY, SeekSkipCompactor.class.getName())
+      .conf(DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY, SeekSkipStoreFlusher.class.getName());
     if (maxSkips != null) {
       b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, Integer.toString(maxSkips));
     }

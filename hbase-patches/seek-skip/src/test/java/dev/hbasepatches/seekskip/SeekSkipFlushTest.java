@@ -35,6 +35,7 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Test;
 
@@ -66,7 +67,7 @@ public class SeekSkipFlushTest {
     Map<SeekSkipMode, List<Cell>> flushed = new EnumMap<>(SeekSkipMode.class);
     for (SeekSkipMode mode : SeekSkipMode.values()) {
       try (LocalRegion r = ModeRegions.open("flush", mode, b -> b.family("f").maxVersions(2)
-        .blockSize(1024).conf(SeekSkipStoreFlusher.FLUSHER_KEY,
+        .blockSize(1024).conf(DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY,
           SeekSkipStoreFlusher.class.getName()))) {
         SeekSkipStore store = ModeRegions.store(r);
         // StoreFlusher is package-private in HBase: look at it as an Object.

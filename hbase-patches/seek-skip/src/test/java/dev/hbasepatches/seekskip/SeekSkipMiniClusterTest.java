@@ -41,6 +41,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.BeforeClass;
@@ -59,8 +60,8 @@ public class SeekSkipMiniClusterTest {
   public static final MiniCluster CLUSTER = MiniCluster.builder()
     .conf(HConstants.REGION_IMPL, SeekSkipRegion.class)
     .conf(SeekSkipMode.MODE_KEY, SeekSkipMode.PATCHED.name())
-    .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class)
-    .conf(SeekSkipStoreFlusher.FLUSHER_KEY, SeekSkipStoreFlusher.class).build();
+    .conf(DefaultStoreEngine.DEFAULT_COMPACTOR_CLASS_KEY, SeekSkipCompactor.class)
+    .conf(DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY, SeekSkipStoreFlusher.class).build();
 
   private static final ScanShape[] SHAPES =
     { ScanShape.TIMERANGE_MISS, ScanShape.ONE_COLUMN_OF_TEN, ScanShape.ONE_VERSION_OF_TEN };

@@ -28,6 +28,7 @@ import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.ScanShape;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -113,8 +114,8 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
       .regionClass(SeekSkipRegion.class).family(Bytes.toString(ScanShape.FAMILY))
       .maxVersions(scanShape.versions()).blockSize(64 * 1024)
       .conf(SeekSkipMode.MODE_KEY, mode.name())
-      .conf("hbase.hstore.defaultengine.compactor.class", SeekSkipCompactor.class.getName())
-      .conf(SeekSkipStoreFlusher.FLUSHER_KEY, SeekSkipStoreFlusher.class.getName());
+      .conf(DefaultStoreEngine.DEFAULT_COMPACTOR_CLASS_KEY, SeekSkipCompactor.class.getName())
+      .conf(DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY, SeekSkipStoreFlusher.class.getName());
     if (!maxSkips.isEmpty()) {
       b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, maxSkips);
     }
