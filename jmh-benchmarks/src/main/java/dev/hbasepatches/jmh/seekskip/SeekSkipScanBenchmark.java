@@ -19,17 +19,8 @@ package dev.hbasepatches.jmh.seekskip;
 
 import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
-import dev.hbasepatches.seekskip.BoundedSkipPolicy;
-import dev.hbasepatches.seekskip.SeekSkipCompactor;
-import dev.hbasepatches.seekskip.SeekSkipMode;
-import dev.hbasepatches.seekskip.SeekSkipRegion;
-import dev.hbasepatches.seekskip.SeekSkipStoreFlusher;
-import dev.hbasepatches.testkit.LocalRegion;
-import dev.hbasepatches.testkit.ScanShape;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -86,14 +77,9 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
   @Param({ "42" })
   public long seed;
 
-  private LocalRegion region;
-  private ScanShape scanShape;
+  private ShapeRegion region;
   private long storedCells;
 
-  /**
-   * Stored cells crossed, reported by JMH per second beside the scan rate, and the process CPU
-   * time the scans used, from which the report derives cells per CPU second.
-   */
   @AuxCounters(AuxCounters.Type.OPERATIONS)
   @State(Scope.Thread)
   public static class CellsScanned {
@@ -109,28 +95,10 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    scanShape = ScanShape.of(shape);
-    LocalRegion.Builder b = LocalRegion.builder("seekskip_" + shape)
-      .regionClass(SeekSkipRegion.class).family(Bytes.toString(ScanShape.FAMILY))
-      .maxVersions(scanShape.versions()).blockSize(64 * 1024)
-      .conf(SeekSkipMode.MODE_KEY, mode.name())
-      .conf(DefaultStoreEngine.DEFAULT_COMPACTOR_CLASS_KEY, SeekSkipCompactor.class.getName())
-      .conf(DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY, SeekSkipStoreFlusher.class.getName());
-    if (!maxSkips.isEmpty()) {
-      b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, maxSkips);
-    }
-    region = b.build();
-    ScanShape.ShapeData data =
-      scanShape.generate(cells, files, 0, seed, ScanShape.Layout.of(layout));
-    data.loadInto(region);
-    storedCells = data.storedCells();
-    int fileCount = region.storeFileCount(ScanShape.FAMILY);
-    if (fileCount != files) {
-      throw new IllegalStateException("expected " + files + " store files, found " + fileCount);
-    }
-    region.warm();
+    region = ShapeRegion.open(mode, shape, files, cells, layout, seed, maxSkips);
+    storedCells = region.storedCells();
     long returned = scanOnce(null);
-    System.out.println("# " + data + " mode=" + mode + " returnedCells=" + returned);
+    System.out.println("# " + region.data() + " mode=" + mode + " returnedCells=" + returned);
   }
 
   @TearDown(Level.Trial)
@@ -141,8 +109,7 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
   }
 
   private long scanOnce(Blackhole bh) throws IOException {
-    return region.scan(scanShape.scan(), Integer.MAX_VALUE,
-      bh == null ? batch -> { } : bh::consume);
+    return region.scan(bh == null ? batch -> { } : bh::consume);
   }
 
   @Benchmark

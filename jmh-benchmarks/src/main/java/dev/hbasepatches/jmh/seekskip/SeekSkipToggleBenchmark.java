@@ -1,0 +1,196 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.seekskip;
+
+import dev.hbasepatches.jmh.CpuTime;
+import dev.hbasepatches.jmh.HBaseBenchmark;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * Two modes in one fork: the same shape loaded into two regions, one in mode {@link #a}, one in
+ * mode {@link #b}, and the iterations scanning one or the other in blocks of four, A B B A. The
+ * report tool {@code dev.hbasepatches.jmh.report.AbbaPairs} turns each block into one ratio
+ * B / A and summarises the blocks.
+ * <p>
+ * Why: on the project's 2-vCPU VM a single fork of {@link SeekSkipScanBenchmark} can run at
+ * one level (about 20 scans/s on deletedColumns/4) and drop to another (12) for some seconds
+ * and come back, in every mode; with one fork per mode, a pair of forks compares those levels as
+ * much as the modes. Here both modes share the fork, its heap, its compiled code and whatever the
+ * host does to it in the same seconds; a level change inside a block moves A and B alike.
+ * <p>
+ * What it does not show: each mode alone in its JVM. Both regions run through the same HBase
+ * methods here, so their call sites see both scanner classes (stock {@code StoreScanner} and
+ * the module's subclass) where a server with one mode would see one. {@link SeekSkipScanBenchmark}
+ * measures each mode alone; the two answer different questions and the PATCH.md gives both.
+ * <p>
+ * Not in the quick {@code -Pjmh} run (its three iterations make no block); run it with
+ * {@code dev-support/jmh.sh}, e.g. {@code SeekSkipToggleBenchmark -p shape=deletedColumns
+ * -p files=4 -f 2 -rf json -rff toggle.json}, then {@code java -cp benchmarks.jar
+ * dev.hbasepatches.jmh.report.AbbaPairs toggle.json}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+// Warmup alternates too, so that both regions' scanners are compiled and profiled before the
+// first measured block; 24 s is past the 10-20 s C2 takes on this stack on 2 cores.
+@Warmup(iterations = 24, time = 1)
+@Measurement(iterations = 40, time = 1)
+public class SeekSkipToggleBenchmark extends HBaseBenchmark {
+
+  /** The slots of one block. */
+  private static final boolean[] BLOCK_IS_B = { false, true, true, false };
+
+  /** The mode of slot A: the reference of the ratio B / A. */
+  @Param({ "UPSTREAM" })
+  public Mode a;
+
+  /** The mode of slot B. */
+  @Param({ "PATCHED" })
+  public Mode b;
+
+  @Param({ "timerangeMiss", "oneColumnOfTen", "oneVersionOfTen", "deletedColumns", "fullScan",
+    "wideRowsManyVersions" })
+  public String shape;
+
+  @Param({ "1", "4" })
+  public int files;
+
+  @Param({ "500000" })
+  public int cells;
+
+  /** How multi-version shapes spread over the files (see ScanShape.Layout). */
+  @Param({ "versionsAcrossFiles" })
+  public String layout;
+
+  /** The PATCHED policy's step budget; empty for the module's default. */
+  @Param({ "" })
+  public String maxSkips;
+
+  @Param({ "42" })
+  public long seed;
+
+  /**
+   * {@code ABBA}: every block A B B A; {@code alternate}: A B B A, then B A A B, and so on, so
+   * that neither slot always has the middle of a block.
+   */
+  @Param({ "ABBA" })
+  public String order;
+
+  private ShapeRegion regionA;
+  private ShapeRegion regionB;
+  private int warmupIndex;
+  private int measurementIndex;
+  /** The slot of the running iteration. */
+  private boolean inB;
+
+  /** Scans per slot and the fork's CPU, per iteration; exactly one of aReads, bReads is > 0. */
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
+  @State(Scope.Thread)
+  public static class Slots {
+    /** Scans completed in an A iteration (the name is the report tool's). */
+    public long aReads;
+    /** Scans completed in a B iteration. */
+    public long bReads;
+    /** Process CPU over the iteration's scans. */
+    public long cpuNanos;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      aReads = 0;
+      bReads = 0;
+      cpuNanos = 0;
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    if (a == b) {
+      throw new IllegalArgumentException("a and b must be two different modes, both are " + a);
+    }
+    if (!order.equals("ABBA") && !order.equals("alternate")) {
+      throw new IllegalArgumentException("order must be ABBA or alternate: " + order);
+    }
+    regionA = ShapeRegion.open(a, shape, files, cells, layout, seed, maxSkips);
+    regionB = ShapeRegion.open(b, shape, files, cells, layout, seed, maxSkips);
+    long returnedA = regionA.scan(batch -> { });
+    long returnedB = regionB.scan(batch -> { });
+    if (returnedA != returnedB) {
+      throw new IllegalStateException(shape + "/" + files + ": " + a + " returned " + returnedA
+        + " cells, " + b + " returned " + returnedB);
+    }
+    System.out.println("# " + regionA.data() + " A=" + a + " B=" + b + " returnedCells="
+      + returnedA);
+    warmupIndex = 0;
+    measurementIndex = 0;
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    try {
+      if (regionA != null) {
+        regionA.close();
+      }
+    } finally {
+      if (regionB != null) {
+        regionB.close();
+      }
+    }
+  }
+
+  /** Picks this iteration's slot: A B B A (mirrored every other block with {@code alternate}). */
+  @Setup(Level.Iteration)
+  public void pickSlot(IterationParams iteration) {
+    int index = iteration.getType() == IterationType.WARMUP ? warmupIndex++ : measurementIndex++;
+    boolean mirrored = order.equals("alternate") && (index / BLOCK_IS_B.length) % 2 == 1;
+    inB = BLOCK_IS_B[index % BLOCK_IS_B.length] != mirrored;
+  }
+
+  /** The mode the running iteration scans. */
+  Mode slotMode() {
+    return inB ? b : a;
+  }
+
+  @Benchmark
+  public long scan(Blackhole bh, Slots slots) throws IOException {
+    long cpuStart = CpuTime.processNanos();
+    long returned = (inB ? regionB : regionA).scan(bh::consume);
+    slots.cpuNanos += CpuTime.processNanos() - cpuStart;
+    if (inB) {
+      slots.bReads++;
+    } else {
+      slots.aReads++;
+    }
+    return returned;
+  }
+}
