@@ -18,7 +18,6 @@
 package dev.hbasepatches.jmh.seekskip;
 
 import dev.hbasepatches.jmh.CpuTime;
-import dev.hbasepatches.jmh.HBaseBenchmark;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -50,32 +49,10 @@ import org.openjdk.jmh.infra.Blackhole;
 // the profile's 6 s is what its 20-minute budget allows, not a steady state there.
 @Warmup(iterations = 6, time = 1)
 @Measurement(iterations = 5, time = 2)
-public class SeekSkipScanBenchmark extends HBaseBenchmark {
+public class SeekSkipScanBenchmark extends ShapeParams {
 
   @Param({ "BASELINE", "PATCHED", "UPSTREAM" })
   public Mode mode;
-
-  @Param({ "timerangeMiss", "oneColumnOfTen", "oneVersionOfTen", "deletedColumns", "fullScan",
-    "wideRowsManyVersions" })
-  public String shape;
-
-  @Param({ "1", "4" })
-  public int files;
-
-  /** About this many stored cells (the probe behind the issue used 500k). */
-  @Param({ "500000" })
-  public int cells;
-
-  /** How multi-version shapes spread over the files (see ScanShape.Layout). */
-  @Param({ "versionsAcrossFiles" })
-  public String layout;
-
-  /** PATCHED's skip budget; empty means the module's default. */
-  @Param({ "" })
-  public String maxSkips;
-
-  @Param({ "42" })
-  public long seed;
 
   private ShapeRegion region;
   private long storedCells;
@@ -95,7 +72,7 @@ public class SeekSkipScanBenchmark extends HBaseBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    region = ShapeRegion.open(mode, shape, files, cells, layout, seed, maxSkips);
+    region = openRegion(mode);
     storedCells = region.storedCells();
     long returned = scanOnce(null);
     System.out.println("# " + region.data() + " mode=" + mode + " returnedCells=" + returned);

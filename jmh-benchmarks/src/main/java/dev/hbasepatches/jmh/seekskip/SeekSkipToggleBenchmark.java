@@ -18,7 +18,6 @@
 package dev.hbasepatches.jmh.seekskip;
 
 import dev.hbasepatches.jmh.CpuTime;
-import dev.hbasepatches.jmh.HBaseBenchmark;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -69,7 +68,7 @@ import org.openjdk.jmh.runner.IterationType;
 // first measured block; 24 s is past the 10-20 s C2 takes on this stack on 2 cores.
 @Warmup(iterations = 24, time = 1)
 @Measurement(iterations = 40, time = 1)
-public class SeekSkipToggleBenchmark extends HBaseBenchmark {
+public class SeekSkipToggleBenchmark extends ShapeParams {
 
   /** The slots of one block. */
   private static final boolean[] BLOCK_IS_B = { false, true, true, false };
@@ -81,27 +80,6 @@ public class SeekSkipToggleBenchmark extends HBaseBenchmark {
   /** The mode of slot B. */
   @Param({ "PATCHED" })
   public Mode b;
-
-  @Param({ "timerangeMiss", "oneColumnOfTen", "oneVersionOfTen", "deletedColumns", "fullScan",
-    "wideRowsManyVersions" })
-  public String shape;
-
-  @Param({ "1", "4" })
-  public int files;
-
-  @Param({ "500000" })
-  public int cells;
-
-  /** How multi-version shapes spread over the files (see ScanShape.Layout). */
-  @Param({ "versionsAcrossFiles" })
-  public String layout;
-
-  /** The PATCHED policy's step budget; empty for the module's default. */
-  @Param({ "" })
-  public String maxSkips;
-
-  @Param({ "42" })
-  public long seed;
 
   /**
    * {@code ABBA}: every block A B B A; {@code alternate}: A B B A, then B A A B, and so on, so
@@ -141,8 +119,8 @@ public class SeekSkipToggleBenchmark extends HBaseBenchmark {
     if (!order.equals("ABBA") && !order.equals("alternate")) {
       throw new IllegalArgumentException("order must be ABBA or alternate: " + order);
     }
-    regionA = ShapeRegion.open(a, shape, files, cells, layout, seed, maxSkips);
-    regionB = ShapeRegion.open(b, shape, files, cells, layout, seed, maxSkips);
+    regionA = openRegion(a);
+    regionB = openRegion(b);
     long returnedA = regionA.scan(batch -> { });
     long returnedB = regionB.scan(batch -> { });
     if (returnedA != returnedB) {
