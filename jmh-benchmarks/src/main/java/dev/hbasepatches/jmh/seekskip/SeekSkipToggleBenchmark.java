@@ -56,10 +56,11 @@ import org.openjdk.jmh.runner.IterationType;
  * With {@code a} and {@code b} the same mode (two regions of the same mode) it is its own
  * control: what B / A reads when nothing differs but the region.
  * <p>
- * Not in the quick {@code -Pjmh} run (its three iterations make no block); run it with
- * {@code dev-support/jmh.sh}, e.g. {@code SeekSkipToggleBenchmark -p shape=deletedColumns
- * -p files=4 -f 2 -rf json -rff toggle.json}, then {@code java -cp benchmarks.jar
- * dev.hbasepatches.jmh.report.AbbaPairs toggle.json}.
+ * Not in the quick {@code -Pjmh} run (its three iterations make no block). Run it with its own
+ * warmup and iteration counts (not {@code dev-support/jmh.sh}'s, whose ten measured iterations
+ * make two blocks), e.g. {@code java -jar benchmarks.jar SeekSkipToggleBenchmark
+ * -p shape=deletedColumns -p files=4 -f 2 -rf json -rff toggle.json}, then {@code java -cp
+ * benchmarks.jar dev.hbasepatches.jmh.report.AbbaPairs toggle.json}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
@@ -120,7 +121,14 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
       throw new IllegalArgumentException("order must be ABBA or alternate: " + order);
     }
     regionA = openRegion(a);
-    regionB = openRegion(b);
+    try {
+      regionB = openRegion(b);
+    } catch (IOException | RuntimeException e) {
+      // JMH does not tear a trial down whose set-up failed: leave no region open behind it.
+      regionA.close();
+      regionA = null;
+      throw e;
+    }
     long returnedA = regionA.scan(batch -> { });
     long returnedB = regionB.scan(batch -> { });
     if (returnedA != returnedB) {
