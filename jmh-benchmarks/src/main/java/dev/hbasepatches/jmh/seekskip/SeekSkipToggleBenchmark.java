@@ -124,7 +124,7 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
     try {
       regionB = openRegion(b);
     } catch (IOException | RuntimeException e) {
-      // JMH does not tear a trial down whose set-up failed: leave no region open behind it.
+      // A failed set-up leaves no region open behind it, whether or not tearDown runs.
       regionA.close();
       regionA = null;
       throw e;
