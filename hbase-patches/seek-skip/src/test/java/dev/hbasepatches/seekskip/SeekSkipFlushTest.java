@@ -35,7 +35,6 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Test;
 
@@ -66,9 +65,9 @@ public class SeekSkipFlushTest {
   public void flushWritesTheSameCellsInEveryModeThroughOurScanner() throws IOException {
     Map<SeekSkipMode, List<Cell>> flushed = new EnumMap<>(SeekSkipMode.class);
     for (SeekSkipMode mode : SeekSkipMode.values()) {
-      try (LocalRegion r = ModeRegions.open("flush", mode, b -> b.family("f").maxVersions(2)
-        .blockSize(1024).conf(DefaultStoreEngine.DEFAULT_STORE_FLUSHER_CLASS_KEY,
-          SeekSkipStoreFlusher.class.getName()))) {
+      // ModeRegions sets the flusher key, as every region of this module's tests has it.
+      try (LocalRegion r = ModeRegions.open("flush", mode,
+        b -> b.family("f").maxVersions(2).blockSize(1024))) {
         SeekSkipStore store = ModeRegions.store(r);
         // StoreFlusher is package-private in HBase: look at it as an Object.
         Object flusher = store.getStoreEngine().getStoreFlusher();

@@ -107,12 +107,17 @@ public class SeekSkipToggleBenchmarkTest {
   public void alternateMirrorsEveryOtherBlock() throws Exception {
     bench = small("oneVersionOfTen", 1, "alternate");
     bench.setUp();
+    assertEquals("ABBABAABABBA", measuredSlots(12));
+  }
+
+  /** The slots of the next {@code n} measured iterations, e.g. "ABBA". */
+  private String measuredSlots(int n) throws Exception {
     long[] returned = new long[1];
-    StringBuilder measured = new StringBuilder();
-    for (int i = 0; i < 12; i++) {
-      measured.append(iteration(MEASUREMENT, returned));
+    StringBuilder slots = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      slots.append(iteration(MEASUREMENT, returned));
     }
-    assertEquals("ABBABAABABBA", measured.toString());
+    return slots.toString();
   }
 
   private static long check(long before, long now) {
@@ -127,12 +132,7 @@ public class SeekSkipToggleBenchmarkTest {
     bench = small("fullScan", 1, "ABBA");
     bench.b = Mode.UPSTREAM;
     bench.setUp();
-    long[] returned = new long[1];
-    StringBuilder measured = new StringBuilder();
-    for (int i = 0; i < 4; i++) {
-      measured.append(iteration(MEASUREMENT, returned));
-    }
-    assertEquals("ABBA", measured.toString());
+    assertEquals("ABBA", measuredSlots(4));
   }
 
   @Test
