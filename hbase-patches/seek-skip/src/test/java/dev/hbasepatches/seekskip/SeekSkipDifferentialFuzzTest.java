@@ -17,38 +17,22 @@
  */
 package dev.hbasepatches.seekskip;
 
-import static dev.hbasepatches.testkit.ScanShape.FAMILY;
-import static dev.hbasepatches.testkit.ScanShape.qualifier;
-import static dev.hbasepatches.testkit.ScanShape.row;
-
 import dev.hbasepatches.testkit.CellAssertions;
 import dev.hbasepatches.testkit.LocalRegion;
+import dev.hbasepatches.testkit.RandomReads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Consumer;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.KeepDeletedCells;
-import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
-import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.filter.BinaryComparator;
-import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
-import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
-import org.apache.hadoop.hbase.filter.Filter;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.hadoop.hbase.filter.QualifierFilter;
-import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Test;
 
 /**
@@ -69,8 +53,8 @@ public class SeekSkipDifferentialFuzzTest {
   @Test
   public void everyModeReturnsUpstreamsCells() throws IOException {
     long seed = Long.getLong("hbasepatches.fuzz.seed", System.nanoTime());
-    int tables = Integer.getInteger("hbasepatches.fuzz.tables", 4);
-    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 150);
+    int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
+    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 120);
     System.out.println("SeekSkipDifferentialFuzzTest seed=" + seed + " tables=" + tables
       + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
     Random random = new Random(seed);
@@ -94,9 +78,10 @@ public class SeekSkipDifferentialFuzzTest {
       + " maxTs=" + maxTs + " files=" + files;
     List<List<Mutation>> flushed = new ArrayList<>();
     for (int f = 0; f < files; f++) {
-      flushed.add(mutations(random, rows, cols, maxTs, 20 + random.nextInt(200)));
+      flushed.add(RandomReads.mutations(random, rows, cols, maxTs, 20 + random.nextInt(200)));
     }
-    List<Mutation> memstore = mutations(random, rows, cols, maxTs, random.nextInt(60));
+    List<Mutation> memstore =
+      RandomReads.mutations(random, rows, cols, maxTs, random.nextInt(60));
     Map<SeekSkipMode, LocalRegion> regions = new EnumMap<>(SeekSkipMode.class);
     LocalRegion stock = null;
     try {
@@ -119,26 +104,27 @@ public class SeekSkipDifferentialFuzzTest {
       }
       for (int i = 0; i < reads; i++) {
         if (random.nextInt(3) == 0) {
-          Get get = get(random, rows, cols, maxTs, versions);
-          List<Cell> expected = getCells(regions.get(SeekSkipMode.UPSTREAM), get);
+          Get get = RandomReads.get(random, rows, cols, maxTs, versions);
+          List<Cell> expected =
+            RandomReads.getCells(regions.get(SeekSkipMode.UPSTREAM).region(), get);
           for (SeekSkipMode mode : SeekSkipMode.values()) {
             CellAssertions.assertSameCells(context + " read=" + i + " " + get + " " + mode,
-              expected, getCells(regions.get(mode), get));
+              expected, RandomReads.getCells(regions.get(mode).region(), get));
           }
         } else {
           long scanSeed = random.nextLong();
-          Scan probe = scan(new Random(scanSeed), rows, cols, maxTs, versions);
+          Scan probe = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
           String where = context + " read=" + i + " " + probe;
           if (stock != null) {
             scanAll(where + " stock HRegion", stock,
-              scan(new Random(scanSeed), rows, cols, maxTs, versions));
+              RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions));
           }
           List<Cell> expected;
           try {
             expected = regions.get(SeekSkipMode.UPSTREAM)
-              .scanAll(scan(new Random(scanSeed), rows, cols, maxTs, versions));
+              .scanAll(RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions));
           } catch (AssertionError e) {
-            if (!UpstreamScanOrderTest.isUpstreamScanOrderCheck(e)) {
+            if (!RandomReads.isUpstreamScanOrderCheck(e)) {
               throw new AssertionError(where + " UPSTREAM: " + e, e);
             }
             // Stock HBase's own scan-order check fails on this read (UpstreamScanOrderTest):
@@ -148,8 +134,9 @@ public class SeekSkipDifferentialFuzzTest {
           }
           for (SeekSkipMode mode : SeekSkipMode.values()) {
             // Filters are stateful: each mode gets its own scan, drawn from the same seed.
-            CellAssertions.assertSameCells(where + " " + mode, expected, scanAll(where + " " + mode,
-              regions.get(mode), scan(new Random(scanSeed), rows, cols, maxTs, versions)));
+            Scan scan = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
+            CellAssertions.assertSameCells(where + " " + mode, expected,
+              scanAll(where + " " + mode, regions.get(mode), scan));
           }
         }
       }
@@ -169,126 +156,6 @@ public class SeekSkipDifferentialFuzzTest {
       return region.scanAll(scan);
     } catch (IOException | RuntimeException | AssertionError e) {
       throw new AssertionError(where + ": " + e, e);
-    }
-  }
-
-  private static List<Cell> getCells(LocalRegion region, Get get) throws IOException {
-    Result r = region.region().get(get);
-    List<Cell> out = new ArrayList<>();
-    if (r.rawCells() != null) {
-      for (Cell c : r.rawCells()) {
-        out.add(c);
-      }
-    }
-    return out;
-  }
-
-  private static byte[] value(Random random) {
-    byte[] v = new byte[random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(64)];
-    random.nextBytes(v);
-    return v;
-  }
-
-  /** Puts and deletes of every type over a small key space, so that they overlap often. */
-  static List<Mutation> mutations(Random random, int rows, int cols, int maxTs, int n) {
-    List<Mutation> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      byte[] row = row(random.nextInt(rows));
-      long ts = 1 + random.nextInt(maxTs);
-      int kind = random.nextInt(20);
-      if (kind < 14) {
-        Put p = new Put(row);
-        int k = 1 + random.nextInt(3);
-        for (int c = 0; c < k; c++) {
-          p.addColumn(FAMILY, qualifier(random.nextInt(cols)), ts, value(random));
-        }
-        out.add(p);
-      } else if (kind < 16) {
-        out.add(new Delete(row).addColumn(FAMILY, qualifier(random.nextInt(cols)), ts));
-      } else if (kind < 18) {
-        out.add(new Delete(row).addColumns(FAMILY, qualifier(random.nextInt(cols)), ts));
-      } else if (kind < 19) {
-        out.add(new Delete(row).addFamilyVersion(FAMILY, ts));
-      } else {
-        out.add(new Delete(row).addFamily(FAMILY, ts));
-      }
-    }
-    return out;
-  }
-
-  private static Get get(Random random, int rows, int cols, int maxTs, int versions)
-    throws IOException {
-    Get g = new Get(row(random.nextInt(rows + 2)));
-    if (random.nextBoolean()) {
-      int k = 1 + random.nextInt(3);
-      for (int c = 0; c < k; c++) {
-        g.addColumn(FAMILY, qualifier(random.nextInt(cols + 1)));
-      }
-    }
-    if (random.nextBoolean()) {
-      g.readVersions(1 + random.nextInt(versions + 1));
-    }
-    if (random.nextInt(3) == 0) {
-      long min = random.nextInt(maxTs + 1);
-      g.setTimeRange(min, min + 1 + random.nextInt(maxTs + 1));
-    }
-    return g;
-  }
-
-  private static Scan scan(Random random, int rows, int cols, int maxTs, int versions)
-    throws IOException {
-    Scan s = new Scan();
-    if (random.nextBoolean()) {
-      int a = random.nextInt(rows + 1);
-      int b = a + random.nextInt(rows + 1);
-      s.withStartRow(row(a), random.nextBoolean()).withStopRow(row(b), random.nextBoolean());
-    }
-    s.setReversed(random.nextInt(3) == 0);
-    if (s.isReversed() && s.getStartRow().length > 0) {
-      // A reversed scan starts at the larger key.
-      byte[] start = s.getStartRow();
-      s.withStartRow(s.getStopRow(), true).withStopRow(start, false);
-    }
-    if (random.nextInt(3) == 0) {
-      int k = 1 + random.nextInt(3);
-      for (int c = 0; c < k; c++) {
-        s.addColumn(FAMILY, qualifier(random.nextInt(cols + 1)));
-      }
-    }
-    if (random.nextBoolean()) {
-      s.readVersions(1 + random.nextInt(versions + 1));
-    }
-    if (random.nextInt(4) == 0) {
-      long min = random.nextInt(maxTs + 1);
-      s.setTimeRange(min, min + 1 + random.nextInt(maxTs + 1));
-    }
-    if (random.nextInt(4) == 0) {
-      s.setBatch(1 + random.nextInt(3));
-    }
-    if (random.nextInt(8) == 0 && !s.hasFamilies()) {
-      s.setRaw(true); // a raw scan takes no columns
-    } else if (random.nextInt(3) == 0 && s.getBatch() <= 0) {
-      s.setFilter(filter(random, cols));
-    }
-    return s;
-  }
-
-  private static Filter filter(Random random, int cols) {
-    switch (random.nextInt(5)) {
-      case 0:
-        return new QualifierFilter(CompareOperator.GREATER_OR_EQUAL,
-          new BinaryComparator(qualifier(random.nextInt(cols + 1))));
-      case 1:
-        return new ColumnPaginationFilter(1 + random.nextInt(3), random.nextInt(cols + 1));
-      case 2:
-        return new FirstKeyOnlyFilter();
-      case 3:
-        return new ColumnPrefixFilter(Bytes.copy(qualifier(random.nextInt(cols + 1)), 0, 2));
-      default:
-        SingleColumnValueFilter f = new SingleColumnValueFilter(FAMILY,
-          qualifier(random.nextInt(cols)), CompareOperator.NOT_EQUAL, new byte[0]);
-        f.setFilterIfMissing(random.nextBoolean());
-        return f;
     }
   }
 }
