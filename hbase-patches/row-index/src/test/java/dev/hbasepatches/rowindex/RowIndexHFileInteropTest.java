@@ -210,8 +210,9 @@ public class RowIndexHFileInteropTest {
           Cell gotBefore = before(scan, key);
           if (upstreamSeekBeforeInRow(key, expectBefore, gotBefore)) {
             if (++upstreamSeekBeforeMisses <= 3) {
-              System.out.println("ROW_INDEX_V1 seekBefore on " + CellUtil.getCellKeyAsString(gotBefore)
-                + ", NONE on " + CellUtil.getCellKeyAsString(expectBefore) + ": " + k);
+              System.out.println("ROW_INDEX_V1 seekBefore on "
+                + CellUtil.getCellKeyAsString(gotBefore) + ", NONE on "
+                + CellUtil.getCellKeyAsString(expectBefore) + ": " + k);
             }
             continue;
           }

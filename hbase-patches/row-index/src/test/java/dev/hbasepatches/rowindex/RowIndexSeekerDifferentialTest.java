@@ -199,7 +199,8 @@ public class RowIndexSeekerDifferentialTest {
       + CellUtil.getCellKeyAsString(g);
     assertEquals(w, 0, CMP.compare(e, g));
     assertTrue(w + " value", CellUtil.matchingValue(e, g));
-    assertTrue(w + " tags", PrivateCellUtil.matchingTags(e, g, e.getTagsLength(), g.getTagsLength()));
+    assertTrue(w + " tags",
+      PrivateCellUtil.matchingTags(e, g, e.getTagsLength(), g.getTagsLength()));
     assertEquals(w + " sequence id", e.getSequenceId(), g.getSequenceId());
     assertEquals(w + " serialized size", e.getSerializedSize(), g.getSerializedSize());
     Cell ek = theirs.getKey();
