@@ -215,33 +215,21 @@ check_change() {
     done < <(touched_paths "$p")
   done
   say "$change: ${#series[@]} patch(es) apply cleanly ($((SECONDS - start)) s)"
-  [ "$COMPILE" = 1 ] || return 0
-  compile_tree "$change" "$tree" "$base"
-  say "$change: applied and compiled in $((SECONDS - start)) s"
 }
 
-compile_tree() {
-  local change="$1" tree="$2" base="$3" cp main_cp mains tests
-  cp=$(cat "$CLASSPATH_FILE")
-  # Main code sees upstream's main jars only; tests see the test jars too.
-  main_cp=$(echo "$cp" | tr ':' '\n' | grep -v -- '-tests\.jar$' | paste -sd: -)
-  mapfile -t mains < <(cd "$tree" && find . -path '*/src/main/java/*.java' | sort)
-  mapfile -t tests < <(cd "$tree" && find . -path '*/src/test/java/*.java' | sort)
-  mkdir -p "$base/classes" "$base/test-classes"
-  local javac_opts=(--release "$RELEASE" -implicit:none -proc:none -encoding UTF-8 -nowarn
-    -Xlint:none -XDsuppressNotes)
-  if [ "${#mains[@]}" -gt 0 ]; then
-    (cd "$tree" && javac "${javac_opts[@]}" -cp "$main_cp" -d "$base/classes" "${mains[@]}") \
-      || die "$change: the patched main files do not compile against upstream's jars"
-  fi
-  if [ "${#tests[@]}" -gt 0 ]; then
-    (cd "$tree" && javac "${javac_opts[@]}" -cp "$base/classes:$cp" -d "$base/test-classes" \
-      "${tests[@]}") || die "$change: the series' tests do not compile against upstream's test jars"
-  fi
+# Compiles every applied tree, each on its own, in one JVM (dev-support/UpstreamPatchCompiler.java):
+# main files against upstream's main jars, the series' tests against upstream's test jars too.
+compile_trees() {
+  local start=$SECONDS base
+  java "$ROOT/dev-support/UpstreamPatchCompiler.java" "$CLASSPATH_FILE" "$RELEASE" "$@" \
+    || die "compilation failed (javac's messages above)"
+  say "compiled $# series against upstream's jars in $((SECONDS - start)) s"
   # One directory of every series' classes, for the upstream-patched test profile.
   mkdir -p "$WORK/patched-classes" "$WORK/patched-test-classes"
-  cp -r "$base/classes/." "$WORK/patched-classes/"
-  cp -r "$base/test-classes/." "$WORK/patched-test-classes/"
+  for base in "$@"; do
+    cp -r "$base/classes/." "$WORK/patched-classes/"
+    cp -r "$base/test-classes/." "$WORK/patched-test-classes/"
+  done
 }
 
 # Appends a comment to the first line the first hunk of patch $1 expects, in tree $2.
@@ -262,9 +250,13 @@ cmd_check() {
   rm -rf "$WORK/patched-classes" "$WORK/patched-test-classes"
   resolve_sources
   [ "$COMPILE" = 1 ] && resolve_classpath
+  local bases=()
   for c in "${changes[@]}"; do
     check_change "$c"
+    bases+=("$WORK/$c")
   done
+  [ "$COMPILE" = 1 ] && compile_trees "${bases[@]}"
+  return 0
 }
 
 # The check must fail on a stale context and on an undefined symbol, or it proves nothing.
