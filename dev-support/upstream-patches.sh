@@ -41,7 +41,8 @@
 #   --checkout DIR       take the pristine files from an upstream checkout instead of sources jars
 #   --sources DIR        directory holding <artifact>-<version>-sources.jar (and -test-sources.jar)
 #   --hbase-version V    fetch V's sources jars with Maven (e.g. 2.6.4-hadoop3); default: the
-#                        root pom's hbase.version
+#                        root pom's hbase.version. Compilation still uses the pinned release's
+#                        jars, so use it with --no-compile to check that a series applies to V
 #   --classpath-file F   the compile classpath (one line, ':'-separated); default: built with Maven
 #                        from hbase-patches/upstream-patches
 #   --work DIR           scratch directory (default target/upstream-patches under the project)
@@ -64,6 +65,10 @@ COMPILE=1
 RELEASE=8
 ARGS=()
 
+usage() {
+  sed -n '/^# The upstream patch series/,/^set -euo/p' "$SELF" | sed '$d'
+}
+
 pom_hbase_version() {
   sed -n 's:.*<hbase.version>\(.*\)</hbase.version>.*:\1:p' "$ROOT/pom.xml" | head -1
 }
@@ -78,7 +83,7 @@ parse_options() {
       --work) mkdir -p "$2"; WORK=$(cd "$2" && pwd); shift 2 ;;
       --no-compile) COMPILE=0; shift ;;
       --release) RELEASE="$2"; shift 2 ;;
-      -h|--help) sed -n '19,50p' "$SELF"; exit 0 ;;
+      -h|--help) usage; exit 0 ;;
       --*) die "unknown option $1 (see --help)" ;;
       *) ARGS+=("$1"); shift ;;
     esac
@@ -155,8 +160,13 @@ pristine_file() {
     [ "$kind" = test-sources ] && return 0
     die "no $artifact sources jar in $SOURCES: cannot check $path"
   fi
-  if unzip -l "$jar" "$inner" >/dev/null 2>&1; then
-    unzip -p "$jar" "$inner" > "$tree/$path"
+  # The jar's entries are rooted at <artifact>/src/<main|test>/java; an entry upstream does not
+  # have (a file the series creates) is simply not extracted.
+  local root="$tree/${path%"$inner"}"
+  if command -v unzip >/dev/null 2>&1; then
+    unzip -q -o "$jar" "$inner" -d "$root" 2>/dev/null || true
+  else
+    (cd "$root" && jar xf "$jar" "$inner")
   fi
 }
 
@@ -353,5 +363,6 @@ case "$cmd" in
   am) cmd_am "$@" ;;
   workspace) cmd_workspace "$@" ;;
   export) cmd_export "$@" ;;
-  *) sed -n '19,50p' "$SELF"; [ -z "$cmd" ] && exit 2; die "unknown command '$cmd'" ;;
+  -h|--help|help) usage ;;
+  *) usage; [ -z "$cmd" ] && exit 2; die "unknown command '$cmd'" ;;
 esac
