@@ -1,0 +1,368 @@
+#!/usr/bin/env bash
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# The upstream patch series of each change (hbase-patches/<change>/upstream/*.patch, made with
+# `git format-patch` against the pinned HBase release in upstream's repository layout): check
+# them, apply them to an upstream checkout, or open one as a git workspace to edit and re-export.
+#
+#   upstream-patches.sh check [options] [CHANGE...]
+#       For each change (default: every hbase-patches/*/upstream): take the files the series
+#       touches from upstream's sources jars (or --checkout), `git apply --check` and apply the
+#       series, then compile the touched main files against upstream's jars and the series' test
+#       files against upstream's test jars (javac --release 8 -implicit:none). Fails on a stale
+#       context or on code that does not compile.
+#   upstream-patches.sh selftest [options]
+#       Proves the check can fail: a stale context line and an undefined symbol must each fail it.
+#   upstream-patches.sh am CHANGE CHECKOUT
+#       `git am` the series onto the current branch of an upstream HBase checkout (a committer's
+#       path: `git checkout -b HBASE-NNNNN rel/2.6.1` first).
+#   upstream-patches.sh workspace CHANGE [DIR]
+#       A git repository of the pristine touched files with the series applied as commits (default
+#       DIR target/upstream-workspace/CHANGE): edit, commit or amend there, then
+#   upstream-patches.sh export CHANGE [DIR]
+#       writes `git format-patch` of that workspace's commits back into the change's upstream/.
+#
+# Options:
+#   --checkout DIR       take the pristine files from an upstream checkout instead of sources jars
+#   --sources DIR        directory holding <artifact>-<version>-sources.jar (and -test-sources.jar)
+#   --hbase-version V    fetch V's sources jars with Maven (e.g. 2.6.4-hadoop3); default: the
+#                        root pom's hbase.version. Compilation still uses the pinned release's
+#                        jars, so use it with --no-compile to check that a series applies to V
+#   --classpath-file F   the compile classpath (one line, ':'-separated); default: built with Maven
+#                        from hbase-patches/upstream-patches
+#   --work DIR           scratch directory (default target/upstream-patches under the project)
+#   --no-compile         apply only
+#   --release N          javac --release (default 8, what HBase 2.6 builds for)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SELF="$ROOT/dev-support/$(basename "$0")"
+
+die() { echo "upstream-patches: $*" >&2; exit 1; }
+say() { echo "upstream-patches: $*" >&2; }
+
+CHECKOUT=""
+SOURCES=""
+HBASE_VERSION=""
+CLASSPATH_FILE=""
+WORK="$ROOT/target/upstream-patches"
+COMPILE=1
+RELEASE=8
+ARGS=()
+
+usage() {
+  sed -n '/^# The upstream patch series/,/^set -euo/p' "$SELF" | sed '$d'
+}
+
+pom_hbase_version() {
+  sed -n 's:.*<hbase.version>\(.*\)</hbase.version>.*:\1:p' "$ROOT/pom.xml" | head -1
+}
+
+parse_options() {
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --checkout) CHECKOUT=$(cd "$2" && pwd); shift 2 ;;
+      --sources) SOURCES=$(cd "$2" && pwd); shift 2 ;;
+      --hbase-version) HBASE_VERSION="$2"; shift 2 ;;
+      --classpath-file) CLASSPATH_FILE="$2"; shift 2 ;;
+      --work) mkdir -p "$2"; WORK=$(cd "$2" && pwd); shift 2 ;;
+      --no-compile) COMPILE=0; shift ;;
+      --release) RELEASE="$2"; shift 2 ;;
+      -h|--help) usage; exit 0 ;;
+      --*) die "unknown option $1 (see --help)" ;;
+      *) ARGS+=("$1"); shift ;;
+    esac
+  done
+}
+
+# Every change that carries an upstream series, by module directory name.
+all_changes() {
+  local d
+  for d in "$ROOT"/hbase-patches/*/upstream "$ROOT"/phoenix-patches/*/upstream; do
+    [ -d "$d" ] && ls "$d"/*.patch >/dev/null 2>&1 && basename "$(dirname "$d")"
+  done
+  return 0
+}
+
+change_dir() {
+  local c="$1" d
+  for d in "$ROOT/hbase-patches/$c" "$ROOT/phoenix-patches/$c"; do
+    [ -d "$d/upstream" ] && { echo "$d"; return 0; }
+  done
+  die "no upstream series for change '$c' (expected hbase-patches/$c/upstream/*.patch)"
+}
+
+series_of() {
+  ls "$(change_dir "$1")"/upstream/*.patch 2>/dev/null | sort || true
+}
+
+# Repository paths the series touches (both sides of renames are not used by our series).
+touched_paths() {
+  grep -h '^diff --git a/' "$@" | awk '{print $3}' | sed 's#^a/##' | sort -u
+}
+
+# Sources jars for the version under check: given, fetched, or from the local repository.
+resolve_sources() {
+  if [ -n "$CHECKOUT" ] || [ -n "$SOURCES" ]; then
+    return 0
+  fi
+  local version="${HBASE_VERSION:-$(pom_hbase_version)}"
+  SOURCES="$WORK/sources-$version"
+  mkdir -p "$SOURCES"
+  local a
+  for a in hbase-server hbase-common; do
+    [ -f "$SOURCES/$a-$version-sources.jar" ] && continue
+    say "fetching org.apache.hbase:$a:$version:sources"
+    (cd "$ROOT" && mvn -B -q -ntp org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+      -Dartifact="org.apache.hbase:$a:$version:jar:sources" -DoutputDirectory="$SOURCES" \
+      -Dmdep.overWriteReleases=false) >/dev/null 2>&1 \
+      || say "org.apache.hbase:$a:$version:sources is not on Central; series touching $a cannot be checked"
+  done
+}
+
+# Copies the pristine upstream file at repository path $1 into tree $2, if upstream has it.
+pristine_file() {
+  local path="$1" tree="$2"
+  mkdir -p "$tree/$(dirname "$path")"
+  if [ -n "$CHECKOUT" ]; then
+    [ -f "$CHECKOUT/$path" ] && cp "$CHECKOUT/$path" "$tree/$path"
+    return 0
+  fi
+  # <artifact>/src/main/java/<file> lives in <artifact>-*-sources.jar,
+  # <artifact>/src/test/java/<file> in <artifact>-*-test-sources.jar.
+  local artifact="${path%%/*}" rest="${path#*/}" kind inner jar
+  case "$rest" in
+    src/main/java/*) kind=sources; inner="${rest#src/main/java/}" ;;
+    src/test/java/*) kind=test-sources; inner="${rest#src/test/java/}" ;;
+    *) die "cannot map $path to a sources jar" ;;
+  esac
+  jar=$(ls "$SOURCES"/"$artifact"-*-"$kind".jar 2>/dev/null | grep -v -- "-test-sources.jar$" \
+    | head -1 || true)
+  [ "$kind" = test-sources ] && jar=$(ls "$SOURCES"/"$artifact"-*-test-sources.jar 2>/dev/null \
+    | head -1 || true)
+  if [ -z "$jar" ]; then
+    # A new test file needs no pristine copy; anything else cannot be checked without the jar.
+    [ "$kind" = test-sources ] && return 0
+    die "no $artifact sources jar in $SOURCES: cannot check $path"
+  fi
+  # The jar's entries are rooted at <artifact>/src/<main|test>/java; an entry upstream does not
+  # have (a file the series creates) is simply not extracted.
+  local root="$tree/${path%"$inner"}"
+  if command -v unzip >/dev/null 2>&1; then
+    unzip -q -o "$jar" "$inner" -d "$root" 2>/dev/null || true
+  else
+    (cd "$root" && jar xf "$jar" "$inner")
+  fi
+}
+
+# The compile classpath: upstream's jars and test jars, as the upstream-patches module sees them.
+resolve_classpath() {
+  if [ -n "$CLASSPATH_FILE" ]; then
+    [ -f "$CLASSPATH_FILE" ] || die "no classpath file $CLASSPATH_FILE"
+    return 0
+  fi
+  CLASSPATH_FILE="$WORK/classpath.txt"
+  [ -s "$CLASSPATH_FILE" ] && return 0
+  say "building the compile classpath with Maven (hbase-patches/upstream-patches)"
+  (cd "$ROOT" && mvn -B -q -ntp -pl hbase-patches/upstream-patches \
+    org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile="$CLASSPATH_FILE") \
+    || die "could not build the classpath"
+}
+
+# Applies the series of change $1 to a fresh tree under $WORK/$1 and compiles it.
+# SELFTEST_STALE=1 damages the first context line of the pristine tree before applying.
+check_change() {
+  local change="$1" series base tree p out path
+  mapfile -t series < <(series_of "$change")
+  [ "${#series[@]}" -gt 0 ] || die "change '$change' has no patches in its upstream/"
+  if [ -n "${SELFTEST_SERIES:-}" ]; then
+    series=("$SELFTEST_SERIES")
+  fi
+  base="$WORK/$change"
+  tree="$base/tree"
+  rm -rf "$base"
+  mkdir -p "$tree"
+  local start=$SECONDS
+  while read -r path; do
+    pristine_file "$path" "$tree"
+  done < <(touched_paths "${series[@]}")
+  if [ "${SELFTEST_STALE:-0}" = 1 ]; then
+    damage_first_context "${series[0]}" "$tree"
+  fi
+  # The tree must not be inside a git work tree, or `git apply` would skip every path outside
+  # the current directory and still exit 0. The ceiling stops git's search at $base.
+  export GIT_CEILING_DIRECTORIES="$base"
+  if (cd "$tree" && git rev-parse --git-dir >/dev/null 2>&1); then
+    die "$tree is inside a git repository; git apply would skip the patch"
+  fi
+  for p in "${series[@]}"; do
+    out=$(cd "$tree" && git apply --check -v "$p" 2>&1) || {
+      echo "$out" >&2
+      die "$change: $(basename "$p") does not apply to upstream ${CHECKOUT:-$SOURCES} (stale?)"
+    }
+    out=$(cd "$tree" && git apply -v "$p" 2>&1) || { echo "$out" >&2; die "$change: apply failed"; }
+    if echo "$out" | grep -q '^Skipped patch'; then
+      echo "$out" >&2
+      die "$change: git skipped part of $(basename "$p")"
+    fi
+    while read -r path; do
+      echo "$out" | grep -qF "Applied patch $path cleanly." \
+        || { echo "$out" >&2; die "$change: $path was not applied"; }
+    done < <(touched_paths "$p")
+  done
+  say "$change: ${#series[@]} patch(es) apply cleanly ($((SECONDS - start)) s)"
+}
+
+# Compiles every applied tree, each on its own, in one JVM (dev-support/UpstreamPatchCompiler.java):
+# main files against upstream's main jars, the series' tests against upstream's test jars too.
+compile_trees() {
+  local start=$SECONDS base
+  java "$ROOT/dev-support/UpstreamPatchCompiler.java" "$CLASSPATH_FILE" "$RELEASE" "$@" \
+    || die "compilation failed (javac's messages above)"
+  say "compiled $# series against upstream's jars in $((SECONDS - start)) s"
+  # One directory of every series' classes, for the upstream-patched test profile.
+  mkdir -p "$WORK/patched-classes" "$WORK/patched-test-classes"
+  for base in "$@"; do
+    cp -r "$base/classes/." "$WORK/patched-classes/"
+    cp -r "$base/test-classes/." "$WORK/patched-test-classes/"
+  done
+}
+
+# Appends a comment to the first line the first hunk of patch $1 expects, in tree $2.
+damage_first_context() {
+  local patch="$1" tree="$2" path line
+  path=$(touched_paths "$patch" | head -1)
+  [ -f "$tree/$path" ] || die "selftest: $path is new in the series; pick a patch that edits a file"
+  line=$(grep -m1 '^@@ ' "$patch" | sed 's/^@@ -\([0-9]*\).*/\1/')
+  sed -i "${line}s|\$| // changed upstream|" "$tree/$path"
+  say "selftest: changed line $line of pristine $path"
+}
+
+cmd_check() {
+  local changes=("$@") c
+  [ "${#changes[@]}" -gt 0 ] || mapfile -t changes < <(all_changes)
+  [ "${#changes[@]}" -gt 0 ] || die "no change carries an upstream series"
+  mkdir -p "$WORK"
+  rm -rf "$WORK/patched-classes" "$WORK/patched-test-classes"
+  resolve_sources
+  [ "$COMPILE" = 1 ] && resolve_classpath
+  # Every change is checked, so one stale series does not hide the state of the others.
+  local bases=() failed=()
+  for c in "${changes[@]}"; do
+    if (check_change "$c"); then
+      bases+=("$WORK/$c")
+    else
+      failed+=("$c")
+    fi
+  done
+  if [ "$COMPILE" = 1 ] && [ "${#bases[@]}" -gt 0 ]; then
+    compile_trees "${bases[@]}"
+  fi
+  [ "${#failed[@]}" -eq 0 ] || die "FAILED: ${failed[*]} (messages above)"
+  say "OK: ${changes[*]}"
+}
+
+# The check must fail on a stale context and on an undefined symbol, or it proves nothing.
+cmd_selftest() {
+  local change="${1:-}" patch bad log rc
+  [ -n "$change" ] || change=$(all_changes | head -1)
+  [ -n "$change" ] || die "selftest: no change carries an upstream series"
+  patch=$(series_of "$change" | head -1)
+  mkdir -p "$WORK/selftest"
+  log="$WORK/selftest/stale.log"
+  rc=0
+  SELFTEST_STALE=1 bash "$SELF" check --work "$WORK/selftest" ${SOURCES:+--sources "$SOURCES"} \
+    ${CHECKOUT:+--checkout "$CHECKOUT"} --no-compile "$change" >"$log" 2>&1 || rc=$?
+  if [ "$rc" = 0 ] || ! grep -q 'does not apply' "$log"; then
+    cat "$log" >&2
+    die "selftest FAILED: a stale context line did not fail the check"
+  fi
+  say "selftest: a stale context fails the check, as it must"
+  # The same series with one added return statement calling a method upstream does not have.
+  bad="$WORK/selftest/undefined-symbol.patch"
+  awk 'BEGIN { done = 0 }
+       /^\+\+\+ b\// { main = ($0 ~ /\/src\/main\/java\//) }
+       !done && main && /^\+[ \t]+return .*;[ \t]*$/ {
+         print "+    return undefinedSymbolForUpstreamPatchSelfTest();"; done = 1; next }
+       { print }
+       END { if (!done) exit 3 }' "$patch" > "$bad" \
+    || die "selftest: $patch has no added return statement in main code to break"
+  log="$WORK/selftest/undefined.log"
+  rc=0
+  SELFTEST_SERIES="$bad" bash "$SELF" check --work "$WORK/selftest" ${SOURCES:+--sources "$SOURCES"} \
+    ${CHECKOUT:+--checkout "$CHECKOUT"} --classpath-file "$CLASSPATH_FILE" "$change" \
+    >"$log" 2>&1 || rc=$?
+  if [ "$rc" = 0 ] || ! grep -q 'cannot find symbol' "$log"; then
+    cat "$log" >&2
+    die "selftest FAILED: an undefined symbol did not fail the check"
+  fi
+  say "selftest: an undefined symbol fails the check, as it must"
+}
+
+cmd_am() {
+  local change="${1:?change}" checkout="${2:?upstream checkout}"
+  mapfile -t series < <(series_of "$change")
+  git -C "$checkout" am --3way "${series[@]}"
+  say "$change: ${#series[@]} commit(s) on $(git -C "$checkout" rev-parse --abbrev-ref HEAD)"
+}
+
+cmd_workspace() {
+  local change="${1:?change}" dir="${2:-$ROOT/target/upstream-workspace/$1}" path
+  mapfile -t series < <(series_of "$change")
+  [ -e "$dir" ] && die "$dir exists; remove it or name another directory"
+  mkdir -p "$dir"
+  resolve_sources
+  while read -r path; do
+    pristine_file "$path" "$dir"
+  done < <(touched_paths "${series[@]}")
+  find "$dir" -type f -empty -delete
+  git -C "$dir" init -q
+  git -C "$dir" add -A
+  git -C "$dir" -c user.name=upstream -c user.email=upstream@localhost commit -q \
+    -m "pristine upstream files (${CHECKOUT:-$SOURCES})"
+  git -C "$dir" tag upstream-base
+  git -C "$dir" am -q "${series[@]}"
+  say "$change: workspace $dir (base tag upstream-base); edit, commit, then: $0 export $change $dir"
+}
+
+cmd_export() {
+  local change="${1:?change}" dir="${2:-$ROOT/target/upstream-workspace/$1}" out
+  out="$(change_dir "$change")/upstream"
+  git -C "$dir" rev-parse -q --verify upstream-base >/dev/null || die "$dir is not a workspace"
+  rm -f "$out"/*.patch
+  git -C "$dir" format-patch -q --no-signature --zero-commit -o "$out" upstream-base..HEAD
+  say "$change: $(ls "$out"/*.patch | wc -l) patch(es) written to $out"
+}
+
+cmd="${1:-}"
+[ $# -gt 0 ] && shift
+parse_options "$@"
+set -- ${ARGS[@]+"${ARGS[@]}"}
+case "$cmd" in
+  check) cmd_check "$@" ;;
+  selftest)
+    resolve_sources
+    resolve_classpath
+    cmd_selftest "$@" ;;
+  am) cmd_am "$@" ;;
+  workspace) cmd_workspace "$@" ;;
+  export) cmd_export "$@" ;;
+  -h|--help|help) usage ;;
+  *) usage; [ -z "$cmd" ] && exit 2; die "unknown command '$cmd'" ;;
+esac
