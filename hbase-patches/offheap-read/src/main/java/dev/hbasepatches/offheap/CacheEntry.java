@@ -24,13 +24,16 @@ import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockPriority;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
+import org.apache.hadoop.hbase.io.hfile.CacheableDeserializer;
 import org.apache.hadoop.hbase.io.hfile.CachedBlock;
+import org.apache.hadoop.hbase.nio.ByteBuff;
 import org.apache.hbase.thirdparty.io.netty.util.IllegalReferenceCountException;
 
 /**
- * One cached block: its slot, and the block object built once over that slot. The block's
- * reference count is the entry's only count; the cache holds one reference until it evicts the
- * entry, each reader one more until it releases the block, and when the count reaches zero
+ * One cached block: its slot, and the block object built once over that slot. The slot buffer's
+ * reference count, which that block shares, is the entry's only count; the cache holds one
+ * reference until it evicts the entry, each reader one more until it releases the block, and
+ * when the count reaches zero
  * {@link #free()} (the recycler) gives the slot back.
  */
 final class CacheEntry implements ByteBuffAllocator.Recycler, CachedBlock {
@@ -47,8 +50,14 @@ final class CacheEntry implements ByteBuffAllocator.Recycler, CachedBlock {
   final boolean inMemory;
   /** The slot's bytes: position 0, limit {@link #length}; only read with absolute gets. */
   final ByteBuffer data;
-  /** Built once at insert over {@link #data}; every hit returns this same object. */
+  /** Owns the entry's one reference count; its recycler is this entry. */
+  ByteBuff buff;
+  /**
+   * Built once at insert over {@link #buff}, sharing its count; every hit returns this same
+   * object. Null for a Cacheable whose deserializer copies out of the slot: such hits deserialize.
+   */
   Cacheable block;
+  CacheableDeserializer<Cacheable> deserializer;
   /** The clock bit: set by hits, cleared by the clock hand. */
   volatile boolean referenced;
   /** 1 while the cache's own reference is held; released exactly once. */
@@ -71,7 +80,7 @@ final class CacheEntry implements ByteBuffAllocator.Recycler, CachedBlock {
   /** Takes a reader's reference; false if eviction won the race (the entry is then a miss). */
   boolean tryRetain() {
     try {
-      block.retain();
+      buff.retain();
       return true;
     } catch (IllegalReferenceCountException e) {
       return false;
@@ -81,7 +90,7 @@ final class CacheEntry implements ByteBuffAllocator.Recycler, CachedBlock {
   /** Drops the cache's reference; true only for the one caller that actually dropped it. */
   boolean releaseCacheRef() {
     if (CACHE_REF.compareAndSet(this, 1, 0)) {
-      block.release();
+      buff.release();
       return true;
     }
     return false;
@@ -92,12 +101,12 @@ final class CacheEntry implements ByteBuffAllocator.Recycler, CachedBlock {
   }
 
   int refCnt() {
-    return block.refCnt();
+    return buff.refCnt();
   }
 
   /** Reader references beyond the cache's own. */
   int readers() {
-    return block.refCnt() - cacheRef;
+    return buff.refCnt() - cacheRef;
   }
 
   @Override

@@ -129,8 +129,9 @@ public class SlabBlockCache implements BlockCache {
       buf.serialize(data, true);
       data.rewind();
       entry = new CacheEntry(key, sc, slot, data, buf.getBlockType(), inMemory);
-      entry.block = buf.getDeserializer().deserialize(new SingleByteBuff(entry, data.duplicate()),
-        ByteBuffAllocator.HEAP);
+      entry.buff = new SingleByteBuff(entry, data.duplicate());
+      entry.deserializer = buf.getDeserializer();
+      entry.block = prebuild(entry);
     } catch (IOException | RuntimeException e) {
       sc.abandon(slot);
       stats.failInsert();
@@ -147,6 +148,18 @@ public class SlabBlockCache implements BlockCache {
       return;
     }
     sc.publish(entry);
+  }
+
+  /**
+   * The block every hit will share, if its deserializer builds it over the slot (an HFileBlock
+   * does, sharing the slot's count: a retain on it shows on the slot); else null.
+   */
+  private static Cacheable prebuild(CacheEntry entry) throws IOException {
+    Cacheable built = entry.deserializer.deserialize(entry.buff.duplicate(), ByteBuffAllocator.HEAP);
+    built.retain();
+    boolean shared = entry.buff.refCnt() == 2;
+    built.release();
+    return shared ? built : null;
   }
 
   private int acquireSlot(SizeClass sc) {
@@ -191,7 +204,18 @@ public class SlabBlockCache implements BlockCache {
     if (copyDataOnHit && e.type != null && e.type.isData()) {
       return copyToHeap(e);
     }
-    return e.block;
+    return e.block != null ? e.block : deserializeCopy(e);
+  }
+
+  /** A Cacheable that is not reference counted with the slot: a fresh copy per hit. */
+  private Cacheable deserializeCopy(CacheEntry e) {
+    try {
+      return e.deserializer.deserialize(e.buff.duplicate(), ByteBuffAllocator.HEAP);
+    } catch (IOException ex) {
+      throw new IllegalStateException("cached block " + e.key + " does not deserialize", ex);
+    } finally {
+      e.buff.release();
+    }
   }
 
   /** BASELINE: the pre-HBASE-11425 hit, a heap copy of the block per read. */
@@ -199,12 +223,12 @@ public class SlabBlockCache implements BlockCache {
     try {
       byte[] copy = new byte[e.length];
       ByteBufferUtils.copyFromBufferToArray(copy, e.data, 0, 0, e.length);
-      return e.block.getDeserializer().deserialize(new SingleByteBuff(ByteBuffer.wrap(copy)),
+      return e.deserializer.deserialize(new SingleByteBuff(ByteBuffer.wrap(copy)),
         ByteBuffAllocator.HEAP);
     } catch (IOException ex) {
       throw new IllegalStateException("cached block " + e.key + " does not deserialize", ex);
     } finally {
-      e.block.release();
+      e.buff.release();
     }
   }
 
@@ -348,6 +372,11 @@ public class SlabBlockCache implements BlockCache {
     }
     if (quiescent && getHeldEvictedCount() != 0) {
       problems.add(getHeldEvictedCount() + " evicted blocks still held");
+    }
+    if (problems.size() > 20) {
+      int more = problems.size() - 20;
+      problems = new ArrayList<>(problems.subList(0, 20));
+      problems.add("... and " + more + " more");
     }
     return problems;
   }
