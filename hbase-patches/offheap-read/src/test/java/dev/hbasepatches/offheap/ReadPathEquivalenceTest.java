@@ -86,7 +86,9 @@ public class ReadPathEquivalenceTest {
       compare("LRU", expected, r);
     }
     for (OffHeapMode mode : OffHeapMode.values()) {
-      BlockCache cache = OffHeapCaches.create(smallCacheConf(), mode, 4L << 20, 512L << 10);
+      // BucketCache refuses less than 1 MB (hbase.bucketcache.size is in MB).
+      long l2 = mode == OffHeapMode.UPSTREAM ? 1L << 20 : 512L << 10;
+      BlockCache cache = OffHeapCaches.create(smallCacheConf(), mode, 4L << 20, l2);
       try (LocalRegion r = TableShape.builder(mode.name(), encoding).blockCache(cache).build()) {
         TableShape.load(r);
         compare(mode.name(), expected, r);
