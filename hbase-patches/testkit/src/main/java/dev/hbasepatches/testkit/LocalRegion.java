@@ -62,12 +62,15 @@ public final class LocalRegion implements Closeable {
   private final BlockCache blockCache;
   private final Path dir;
   private final boolean deleteOnClose;
+  private final boolean ownsBlockCache;
 
-  private LocalRegion(HRegion region, BlockCache blockCache, Path dir, boolean deleteOnClose) {
+  private LocalRegion(HRegion region, BlockCache blockCache, Path dir, boolean deleteOnClose,
+    boolean ownsBlockCache) {
     this.region = region;
     this.blockCache = blockCache;
     this.dir = dir;
     this.deleteOnClose = deleteOnClose;
+    this.ownsBlockCache = ownsBlockCache;
   }
 
   public static Builder builder(String tableName) {
@@ -187,7 +190,7 @@ public final class LocalRegion implements Closeable {
     try {
       region.close();
     } finally {
-      if (blockCache != null) {
+      if (blockCache != null && ownsBlockCache) {
         blockCache.shutdown();
       }
       if (deleteOnClose) {
@@ -227,6 +230,7 @@ public final class LocalRegion implements Closeable {
     private int maxVersions = 1;
     private boolean withBlockCache = true;
     private long blockCacheBytes = 256L * 1024 * 1024;
+    private BlockCache sharedCache;
     private Path dir;
 
     private Builder(String tableName) {
@@ -293,6 +297,16 @@ public final class LocalRegion implements Closeable {
       return this;
     }
 
+    /**
+     * Reads through the given cache instead of a cache of its own (e.g. one cache shared by
+     * several regions); the caller shuts it down, closing the region does not.
+     */
+    public Builder blockCache(BlockCache cache) {
+      this.sharedCache = Objects.requireNonNull(cache, "cache");
+      this.withBlockCache = true;
+      return this;
+    }
+
     public Builder conf(String key, String value) {
       conf.set(key, value);
       return this;
@@ -332,8 +346,8 @@ public final class LocalRegion implements Closeable {
       }
       TableDescriptor td = table.build();
       RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
-      BlockCache cache = null;
-      if (withBlockCache) {
+      BlockCache cache = sharedCache;
+      if (withBlockCache && cache == null) {
         Configuration cacheConf = new Configuration(conf);
         long heap = Runtime.getRuntime().maxMemory();
         cacheConf.setFloat("hfile.block.cache.size", (float) Math.min(0.8, (double) blockCacheBytes / heap));
@@ -345,7 +359,7 @@ public final class LocalRegion implements Closeable {
         region.setBlockCache(cache);
       }
       region.initialize();
-      return new LocalRegion(region, cache, root, deleteOnClose);
+      return new LocalRegion(region, cache, root, deleteOnClose, sharedCache == null);
     }
   }
 }

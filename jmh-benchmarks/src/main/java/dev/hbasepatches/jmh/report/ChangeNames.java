@@ -35,6 +35,7 @@ final class ChangeNames {
     "checksum", "checksum",
     "checksumoverlay", "checksum-overlay",
     "offheapread", "offheap-read",
+    "offheap", "offheap-read",
     "quotas", "quotas",
     "timelinereads", "timeline-reads",
     "localindexpruning", "local-index-pruning");

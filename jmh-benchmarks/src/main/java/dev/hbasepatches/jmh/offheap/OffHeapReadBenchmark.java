@@ -1,0 +1,190 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.offheap;
+
+import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.offheap.OffHeapCaches;
+import dev.hbasepatches.offheap.OffHeapMode;
+import dev.hbasepatches.offheap.SlabBlockCache;
+import dev.hbasepatches.testkit.LocalRegion;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.KeyValueUtil;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.Shipper;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The off-heap read path (HBASE-11425): two standalone regions (64 KB blocks, NONE encoding)
+ * share one block cache built by HBase's factory from each mode's keys; reads go through a
+ * RegionScanner, cells are encoded into a reused direct buffer, then {@code shipped()} and close,
+ * as the RPC layer does. {@code multiGet}: 100 random rows, one scanner each; {@code scan}: 100
+ * consecutive rows; {@code churn}: multiGet on a cache a third the data's size (inserts on every
+ * miss). Run with {@code -t 1} and {@code -t 2}, and {@code -prof gc}. Every trial ends by
+ * checking that no block reference was leaked (PATCHED/BASELINE: every entry back at count 1).
+ * <p>
+ * {@code java -jar benchmarks.jar OffHeapReadBenchmark -prof gc -t 2 -p workload=multiGet}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 4, time = 2)
+public class OffHeapReadBenchmark extends HBaseBenchmark {
+
+  private static final byte[] FAMILY = Bytes.toBytes("f");
+  private static final int REGIONS = 2;
+  /** Data per region; the cached workloads' L2 holds both regions' data twice over. */
+  private static final long DATA_PER_REGION = 8L << 20;
+
+  @Param({ "BASELINE", "PATCHED", "UPSTREAM" })
+  public Mode mode;
+
+  @Param({ "multiGet", "scan", "churn" })
+  public String workload;
+
+  @Param({ "100", "1000" })
+  public int valueSize;
+
+  private BlockCache cache;
+  private final List<LocalRegion> regions = new ArrayList<>();
+  private int rows;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    long l2 = "churn".equals(workload) ? (REGIONS * DATA_PER_REGION) * 3 / 8 : 64L << 20;
+    Configuration base = HBaseConfiguration.create();
+    // BucketCache needs four buckets of its largest size; these sizes fit 64 KB blocks.
+    base.set("hbase.bucketcache.bucket.sizes", "5376,17664,70656,132096");
+    cache = OffHeapCaches.create(base, OffHeapMode.valueOf(mode.name()), 16L << 20, l2);
+    rows = (int) (DATA_PER_REGION / (valueSize + 40));
+    Random rnd = new Random(42);
+    for (int r = 0; r < REGIONS; r++) {
+      LocalRegion region = LocalRegion.builder("offheap" + r).family("f").blockSize(64 * 1024)
+        .blockCache(cache).build();
+      regions.add(region);
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        byte[] v = new byte[valueSize];
+        rnd.nextBytes(v);
+        puts.add(new Put(row(i)).addColumn(FAMILY, Bytes.toBytes("q"), v));
+      }
+      region.writeAndFlush(puts);
+      region.warm();
+      region.warm();
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    for (LocalRegion r : regions) {
+      r.close();
+    }
+    SlabBlockCache slab = OffHeapCaches.slabCache(cache);
+    if (slab != null) {
+      List<String> problems = slab.invariantViolations(true);
+      if (!problems.isEmpty()) {
+        throw new IllegalStateException("leaked or broken references: " + problems);
+      }
+      System.out.println("\nL2 " + slab + " hits=" + slab.getStats().getHitCount() + " misses="
+        + slab.getStats().getMissCount() + " hitRatio=" + slab.getStats().getHitRatio()
+        + " failedInserts=" + slab.getStats().getFailedInserts() + " leaked=0");
+    } else {
+      BlockCache l2 = cache.getBlockCaches()[1];
+      System.out.println("\nL2 " + l2.getClass().getSimpleName() + " hits="
+        + l2.getStats().getHitCount() + " misses=" + l2.getStats().getMissCount() + " hitRatio="
+        + l2.getStats().getHitRatio() + " failedInserts=" + l2.getStats().getFailedInserts());
+    }
+    cache.shutdown();
+  }
+
+  private static byte[] row(int i) {
+    return Bytes.toBytes(String.format("row-%08d", i));
+  }
+
+  /** Per thread: its random rows and the reused direct buffer the cells are encoded into. */
+  @State(Scope.Thread)
+  public static class Reader {
+    final Random rnd = new Random(Thread.currentThread().getId());
+    final ByteBuffer out = ByteBuffer.allocateDirect(1 << 20);
+    final List<Cell> cells = new ArrayList<>();
+  }
+
+  @Benchmark
+  public long read(Reader t, Blackhole bh) throws IOException {
+    HRegion region = regions.get(t.rnd.nextInt(REGIONS)).region();
+    t.out.clear();
+    if ("scan".equals(workload)) {
+      int start = t.rnd.nextInt(rows - 100);
+      Scan scan = new Scan().withStartRow(row(start));
+      int n = 0;
+      try (RegionScanner s = region.getScanner(scan)) {
+        boolean more;
+        do {
+          more = s.next(t.cells);
+          encode(t);
+          ((Shipper) s).shipped();
+        } while (more && ++n < 100);
+      }
+      return t.out.position();
+    }
+    for (int i = 0; i < 100; i++) {
+      try (RegionScanner s = region.getScanner(new Scan(new Get(row(t.rnd.nextInt(rows)))))) {
+        s.next(t.cells);
+        encode(t);
+        ((Shipper) s).shipped();
+      }
+    }
+    return t.out.position();
+  }
+
+  private static void encode(Reader t) {
+    for (Cell c : t.cells) {
+      if (t.out.remaining() < 4096 + c.getValueLength()) {
+        t.out.clear();
+      }
+      int pos = KeyValueUtil.appendTo(c, t.out, t.out.position(), true);
+      t.out.position(pos);
+    }
+    t.cells.clear();
+  }
+}
