@@ -46,8 +46,7 @@ final class HedgePolicy {
     ServerRecord(TimelineSettings s) {
       asPrimary = new LatencyWindow(s.window);
       asSecondary = new LatencyWindow(s.window);
-      health = new PrimaryHealth(s.window, s.demoteLossRatio, s.demoteMinReads,
-        s.demotePeriodNanos);
+      health = new PrimaryHealth(s.demoteMinReads, s.demoteLossRatio, s.demotePeriodNanos);
     }
   }
 
@@ -172,18 +171,20 @@ final class HedgePolicy {
   }
 
   /**
-   * The primary's part in a read it was asked first or second in: {@code lost} when another
-   * replica answered first, with {@code waitedNanos} its latency so far (a lower bound).
+   * The primary's part in a read: {@code late} when another replica answered first (then
+   * {@code nanos} is its latency so far, a lower bound, recorded as a sample) or when it answered
+   * only after the read's hedge delay (its latency was recorded by {@link #answered}).
    */
-  void primaryOutcome(ServerName primary, boolean lost, long waitedNanos, long nowNanos) {
+  void primaryOutcome(ServerName primary, boolean late, long nanos, long nowNanos,
+    boolean answered) {
     if (primary == null) {
       return;
     }
     ServerRecord r = record(primary);
-    if (lost) {
-      r.asPrimary.record(waitedNanos);
+    if (!answered) {
+      r.asPrimary.record(nanos);
     }
-    r.health.record(lost, nowNanos);
+    r.health.record(late, nowNanos);
   }
 
   double budgetAvailable() {

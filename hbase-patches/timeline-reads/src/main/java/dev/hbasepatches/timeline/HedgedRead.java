@@ -199,12 +199,15 @@ final class HedgedRead<T> {
         f.cancel(false);
       }
       if (plan.order[j] == 0) {
-        policy.primaryOutcome(servers[0], true, now - sentAt[j], now);
+        policy.primaryOutcome(servers[0], true, now - sentAt[j], now, false);
         locations.primaryLost(entry);
       }
     }
     if (replica == 0 && index == 0) {
-      policy.primaryOutcome(servers[0], false, now - sentAt[0], now);
+      // a primary that answers only after the hedge delay is late even when no hedge went out
+      // (the budget held it back): a uniformly slow primary must still get demoted
+      long took = now - sentAt[0];
+      policy.primaryOutcome(servers[0], took > plan.delayNanos, took, now, true);
     }
   }
 }

@@ -20,9 +20,11 @@ package dev.hbasepatches.timeline;
 /**
  * Whether a server still deserves to be asked first for the regions whose primary it holds.
  * A delay learned from a slow primary's own latency follows it up (the seed measured 20.8 ms),
- * so a quantile alone cannot save a uniformly slow primary; counting how often it loses the race
- * to a hedge can. Past {@code lossRatio} of at least {@code minReads} recent reads it is demoted
- * for {@code periodNanos}; afterwards it starts again with a clean record.
+ * so a quantile alone cannot save a uniformly slow primary; counting how often it is late (it
+ * lost the race to a hedge, or answered only after the hedge delay) can. When at least
+ * {@code lossRatio} of its last {@code reads} reads were late it is demoted for
+ * {@code periodNanos}; afterwards it starts again with a clean record. A short window reacts
+ * within a few reads to a server that stops answering.
  */
 final class PrimaryHealth {
 
@@ -36,10 +38,10 @@ final class PrimaryHealth {
   private long demotedUntil;
   private boolean demoted;
 
-  PrimaryHealth(int window, double lossRatio, int minReads, long periodNanos) {
-    this.lost = new boolean[window];
+  PrimaryHealth(int reads, double lossRatio, long periodNanos) {
+    this.lost = new boolean[reads];
     this.lossRatio = lossRatio;
-    this.minReads = minReads;
+    this.minReads = reads;
     this.periodNanos = periodNanos;
   }
 

@@ -42,9 +42,10 @@ public final class TimelineSettings {
   public static final String BUDGET_BURST = "hbasepatches.timeline.budget.burst";
   /** Latency samples kept per server and role. */
   public static final String WINDOW = "hbasepatches.timeline.window";
-  /** Fraction of recent reads a primary must lose to a hedge before it is demoted. */
+  /** Fraction of a primary's last reads that were late (lost to a hedge, or answered after the
+   * hedge delay) at which it is demoted. */
   public static final String DEMOTE_LOSS_RATIO = "hbasepatches.timeline.demote.loss.ratio";
-  /** Reads a primary must have served recently before it can be demoted. */
+  /** How many of a primary's last reads the demotion looks at. */
   public static final String DEMOTE_MIN_READS = "hbasepatches.timeline.demote.min.reads";
   /** How long a demotion lasts before the primary is tried first again, milliseconds. */
   public static final String DEMOTE_PERIOD_MS = "hbasepatches.timeline.demote.period.ms";

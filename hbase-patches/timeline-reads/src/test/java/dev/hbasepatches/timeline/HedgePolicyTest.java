@@ -113,7 +113,7 @@ public class HedgePolicyTest {
       p.answered(B, 2, 3 * MS);
     }
     for (int i = 0; i < 10; i++) {
-      p.primaryOutcome(A, true, 11 * MS, i * MS);
+      p.primaryOutcome(A, true, 11 * MS, i * MS, false);
     }
     ReadPlan plan = p.plan(new ServerName[] { A, C, B }, 20 * MS);
     assertArrayEquals(new int[] { 1, 0, 2 }, plan.order);
@@ -128,7 +128,7 @@ public class HedgePolicyTest {
   public void occasionalLossesKeepThePrimaryFirst() {
     HedgePolicy p = policy();
     for (int i = 0; i < 1000; i++) {
-      p.primaryOutcome(A, i % 33 == 0, 2 * MS, i * MS);
+      p.primaryOutcome(A, i % 33 == 0, 2 * MS, i * MS, true);
     }
     assertEquals(ReadPlan.NO_REROUTE, p.plan(new ServerName[] { A, B, C }, 1000 * MS).reroute);
   }

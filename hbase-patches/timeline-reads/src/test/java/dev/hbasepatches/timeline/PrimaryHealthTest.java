@@ -29,7 +29,7 @@ public class PrimaryHealthTest {
 
   @Test
   public void aPrimaryThatAlwaysLosesIsDemotedAfterTheMinimumReads() {
-    PrimaryHealth h = new PrimaryHealth(128, 0.5, 20, 5000 * MS);
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
     for (int i = 0; i < 19; i++) {
       h.record(true, i * MS);
       assertFalse("demoted after " + (i + 1) + " reads", h.isDemoted(i * MS));
@@ -39,8 +39,22 @@ public class PrimaryHealthTest {
   }
 
   @Test
+  public void aServerThatStopsAnsweringIsDemotedWithinTheWindowEvenAfterALongHealthyRun() {
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
+    for (int i = 0; i < 1000; i++) {
+      h.record(false, i * MS);
+    }
+    for (int i = 0; i < 9; i++) {
+      h.record(true, 1000 * MS);
+      assertFalse(h.isDemoted(1000 * MS));
+    }
+    h.record(true, 1000 * MS);
+    assertTrue(h.isDemoted(1000 * MS));
+  }
+
+  @Test
   public void occasionalPausesDoNotDemote() {
-    PrimaryHealth h = new PrimaryHealth(128, 0.5, 20, 5000 * MS);
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
     Random rnd = new Random(42);
     for (int i = 0; i < 10_000; i++) {
       h.record(rnd.nextDouble() < 0.03, i * MS);
@@ -50,7 +64,7 @@ public class PrimaryHealthTest {
 
   @Test
   public void demotionEndsAfterItsPeriodWithACleanRecord() {
-    PrimaryHealth h = new PrimaryHealth(64, 0.5, 10, 100 * MS);
+    PrimaryHealth h = new PrimaryHealth(10, 0.5, 100 * MS);
     for (int i = 0; i < 10; i++) {
       h.record(true, 0);
     }
