@@ -19,6 +19,7 @@ package dev.hbasepatches.timeline;
 
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.ServerName;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The decisions of a hedged TIMELINE read, apart from any RPC: whom to ask first, how long to
@@ -28,14 +29,17 @@ import org.apache.hadoop.hbase.ServerName;
  * <ul>
  * <li>Delay: the configured quantile of the first target's recent latencies in that role, clamped
  * to [min, max]; the max while nothing is known.</li>
- * <li>Secondaries ranked by their recent latency as secondaries; one with no samples yet ranks
- * first, so every replica gets measured.</li>
+ * <li>Secondaries ranked by the same quantile of their recent latency as secondaries; one with no
+ * samples yet ranks first, so every replica gets measured.</li>
  * <li>A demoted primary ({@link PrimaryHealth}) is asked second, after the best secondary.</li>
  * <li>An unknown primary location (the region is moving) puts the primary last, with no wait
  * before the first secondary.</li>
  * </ul>
+ * <p>
+ * Public only so the benchmarks can drive it; applications use {@link TimelineReader}.
  */
-final class HedgePolicy {
+@InterfaceAudience.Private
+public final class HedgePolicy {
 
   /** What the policy remembers of one server. */
   static final class ServerRecord {
@@ -44,8 +48,8 @@ final class HedgePolicy {
     final PrimaryHealth health;
 
     ServerRecord(TimelineSettings s) {
-      asPrimary = new LatencyWindow(s.window);
-      asSecondary = new LatencyWindow(s.window);
+      asPrimary = new LatencyWindow(s.window, s.quantile);
+      asSecondary = new LatencyWindow(s.window, s.quantile);
       health = new PrimaryHealth(s.demoteMinReads, s.demoteLossRatio, s.demotePeriodNanos);
     }
   }
@@ -54,7 +58,7 @@ final class HedgePolicy {
   private final HedgeBudget budget;
   private final ConcurrentHashMap<ServerName, ServerRecord> servers = new ConcurrentHashMap<>();
 
-  HedgePolicy(TimelineSettings settings) {
+  public HedgePolicy(TimelineSettings settings) {
     this.settings = settings;
     this.budget = new HedgeBudget(settings.budgetRatio, settings.budgetBurst);
   }
@@ -72,26 +76,35 @@ final class HedgePolicy {
    * Plans one read over {@code replicas}, the server of each replica id (null where unknown),
    * and earns the read's share of the hedge budget.
    */
-  ReadPlan plan(ServerName[] replicas, long nowNanos) {
+  public ReadPlan plan(ServerName[] replicas, long nowNanos) {
     budget.earn();
     int n = replicas.length;
     int[] order = new int[n];
     if (n == 1) {
       return new ReadPlan(order, settings.delayMaxNanos, ReadPlan.NO_REROUTE);
     }
-    // secondaries by recent latency, insertion sort: n is the region replication, 2 or 3
-    long[] score = new long[n];
-    int k = 0;
-    for (int r = 1; r < n; r++) {
-      long s = secondaryScore(replicas[r]);
-      int i = k++;
-      while (i > 0 && score[i - 1] > s) {
-        score[i] = score[i - 1];
-        order[i] = order[i - 1];
-        i--;
+    // secondaries by recent latency (the same quantile as the delay); n is the region
+    // replication, 2 or 3 in practice, so the common case sorts without an array
+    if (n == 2) {
+      order[0] = 1;
+    } else if (n == 3) {
+      boolean swap = secondaryScore(replicas[2]) < secondaryScore(replicas[1]);
+      order[0] = swap ? 2 : 1;
+      order[1] = swap ? 1 : 2;
+    } else {
+      long[] score = new long[n];
+      int k = 0;
+      for (int r = 1; r < n; r++) {
+        long s = secondaryScore(replicas[r]);
+        int i = k++;
+        while (i > 0 && score[i - 1] > s) {
+          score[i] = score[i - 1];
+          order[i] = order[i - 1];
+          i--;
+        }
+        score[i] = s;
+        order[i] = r;
       }
-      score[i] = s;
-      order[i] = r;
     }
     ServerName primary = replicas[0];
     int reroute;
@@ -110,7 +123,7 @@ final class HedgePolicy {
       System.arraycopy(order, 0, order, 1, n - 1);
       order[0] = 0;
       reroute = ReadPlan.NO_REROUTE;
-      delay = clamp(record(primary).asPrimary.quantileNanos(settings.quantile));
+      delay = clamp(record(primary).asPrimary.quantileNanos());
     }
     return new ReadPlan(order, delay, reroute);
   }
@@ -119,7 +132,7 @@ final class HedgePolicy {
    * Plans a read of a region whose locations are not cached yet: replica order by id, the longest
    * delay; the same as HBase's own read in shape, until the locations arrive.
    */
-  ReadPlan planUnlocated(int replication) {
+  public ReadPlan planUnlocated(int replication) {
     budget.earn();
     int[] order = new int[replication];
     for (int i = 0; i < replication; i++) {
@@ -129,15 +142,14 @@ final class HedgePolicy {
   }
 
   private long secondaryDelay(ServerName server) {
-    return clamp(server == null ? -1 : record(server).asSecondary.quantileNanos(settings.quantile));
+    return clamp(server == null ? -1 : record(server).asSecondary.quantileNanos());
   }
 
   private long secondaryScore(ServerName server) {
     if (server == null) {
       return Long.MAX_VALUE;
     }
-    LatencyWindow w = record(server).asSecondary;
-    return w.size() == 0 ? -1 : w.quantileNanos(0.5);
+    return record(server).asSecondary.quantileNanos(); // -1, first, while unmeasured
   }
 
   private long clamp(long nanos) {
@@ -152,7 +164,7 @@ final class HedgePolicy {
    * budget has a token; past the cap, yes regardless (the read has already missed its mark, and
    * a read that never answers is worse than one extra RPC).
    */
-  boolean admitHedge(long waitedNanos) {
+  public boolean admitHedge(long waitedNanos) {
     return budget.tryAcquire() || waitedNanos >= settings.capNanos;
   }
 
@@ -162,7 +174,7 @@ final class HedgePolicy {
   }
 
   /** An answer from {@code server} in the role of {@code replicaId}, after {@code nanos}. */
-  void answered(ServerName server, int replicaId, long nanos) {
+  public void answered(ServerName server, int replicaId, long nanos) {
     if (server == null) {
       return;
     }
@@ -175,7 +187,7 @@ final class HedgePolicy {
    * {@code nanos} is its latency so far, a lower bound, recorded as a sample) or when it answered
    * only after the read's hedge delay (its latency was recorded by {@link #answered}).
    */
-  void primaryOutcome(ServerName primary, boolean late, long nanos, long nowNanos,
+  public void primaryOutcome(ServerName primary, boolean late, long nanos, long nowNanos,
     boolean answered) {
     if (primary == null) {
       return;

@@ -20,8 +20,8 @@ package dev.hbasepatches.timeline;
 /**
  * The last N latencies of one server in one role, as counts in quarter-octave buckets (each about
  * 19% wide), so a quantile is a walk over about a hundred counters and a new sample costs two
- * array writes. The quantile is cached and recomputed every few samples: the hedge delay does
- * not need to follow each read.
+ * array writes. The policy's quantile is cached and recomputed every few samples (the hedge delay
+ * need not follow each read), and read without a lock.
  */
 final class LatencyWindow {
 
@@ -31,17 +31,19 @@ final class LatencyWindow {
 
   private final short[] ring;
   private final int[] counts = new int[BUCKETS];
+  private final double quantile;
   private int next;
   private int size;
   private int sinceRecompute;
-  private double cachedFor = Double.NaN;
-  private long cachedNanos;
+  /** The cached quantile in nanoseconds; -1 while empty, -2 when due for a recompute. */
+  private volatile long cached = -1;
 
-  LatencyWindow(int capacity) {
+  LatencyWindow(int capacity, double quantile) {
     if (capacity < 1) {
       throw new IllegalArgumentException("window needs at least one sample, got " + capacity);
     }
     ring = new short[capacity];
+    this.quantile = quantile;
   }
 
   /** The bucket of a latency in microseconds. */
@@ -75,20 +77,34 @@ final class LatencyWindow {
     ring[next] = (short) b;
     counts[b]++;
     next = next + 1 == ring.length ? 0 : next + 1;
-    sinceRecompute++;
+    if (++sinceRecompute >= RECOMPUTE_EVERY || cached == -1) {
+      cached = -2;
+    }
   }
 
   synchronized int size() {
     return size;
   }
 
+  /** The window's quantile in nanoseconds, cached; -1 while empty. */
+  long quantileNanos() {
+    long c = cached;
+    if (c != -2) {
+      return c;
+    }
+    synchronized (this) {
+      if (cached == -2) {
+        cached = quantileNanos(quantile);
+        sinceRecompute = 0;
+      }
+      return cached;
+    }
+  }
+
   /** The q-quantile in nanoseconds, rounded up to its bucket's edge; -1 while empty. */
   synchronized long quantileNanos(double q) {
     if (size == 0) {
       return -1;
-    }
-    if (q == cachedFor && sinceRecompute < RECOMPUTE_EVERY) {
-      return cachedNanos;
     }
     long rank = (long) Math.ceil(q * size);
     long seen = 0;
@@ -99,16 +115,13 @@ final class LatencyWindow {
         break;
       }
     }
-    cachedFor = q;
-    cachedNanos = upperMicros(b) * 1000;
-    sinceRecompute = 0;
-    return cachedNanos;
+    return upperMicros(b) * 1000;
   }
 
   synchronized void clear() {
     java.util.Arrays.fill(counts, 0);
     next = 0;
     size = 0;
-    cachedFor = Double.NaN;
+    cached = -1;
   }
 }

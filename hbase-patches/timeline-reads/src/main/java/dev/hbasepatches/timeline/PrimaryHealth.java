@@ -36,7 +36,7 @@ final class PrimaryHealth {
   private int size;
   private int losses;
   private long demotedUntil;
-  private boolean demoted;
+  private volatile boolean demoted;
 
   PrimaryHealth(int reads, double lossRatio, long periodNanos) {
     this.lost = new boolean[reads];
@@ -68,7 +68,11 @@ final class PrimaryHealth {
     }
   }
 
-  synchronized boolean isDemoted(long nowNanos) {
+  boolean isDemoted(long nowNanos) {
+    return demoted && stillDemoted(nowNanos);
+  }
+
+  private synchronized boolean stillDemoted(long nowNanos) {
     if (demoted && nowNanos - demotedUntil >= 0) {
       demoted = false;
       java.util.Arrays.fill(lost, false);

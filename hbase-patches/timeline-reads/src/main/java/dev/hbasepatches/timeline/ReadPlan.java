@@ -17,20 +17,23 @@
  */
 package dev.hbasepatches.timeline;
 
+import org.apache.yetus.audience.InterfaceAudience;
+
 /**
  * What one TIMELINE read does: ask {@code order[0]}, and if no answer came after
  * {@code delayNanos} (and the budget allows) ask {@code order[1]}, after another delay
  * {@code order[2]}, and so on. Replica ids, primary = 0.
  */
-final class ReadPlan {
-  final int[] order;
-  final long delayNanos;
+@InterfaceAudience.Private
+public final class ReadPlan {
+  public final int[] order;
+  public final long delayNanos;
   /** Why the first target is not the primary, for stats: 0 none, 1 demoted, 2 location unknown. */
-  final int reroute;
+  public final int reroute;
 
-  static final int NO_REROUTE = 0;
-  static final int DEMOTED = 1;
-  static final int PRIMARY_UNKNOWN = 2;
+  public static final int NO_REROUTE = 0;
+  public static final int DEMOTED = 1;
+  public static final int PRIMARY_UNKNOWN = 2;
 
   ReadPlan(int[] order, long delayNanos, int reroute) {
     this.order = order;

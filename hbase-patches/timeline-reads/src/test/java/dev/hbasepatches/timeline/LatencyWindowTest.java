@@ -50,7 +50,7 @@ public class LatencyWindowTest {
 
   @Test
   public void quantileRoundsUpToTheBucketEdge() {
-    LatencyWindow w = new LatencyWindow(100);
+    LatencyWindow w = new LatencyWindow(100, 0.9);
     assertEquals(-1, w.quantileNanos(0.9));
     for (int i = 0; i < 90; i++) {
       w.record(1_000_000); // 1 ms
@@ -60,13 +60,26 @@ public class LatencyWindowTest {
     }
     long p90 = w.quantileNanos(0.9);
     assertTrue("p90 " + p90, p90 > 1_000_000 && p90 <= 1_250_000);
+    assertEquals("the cached quantile is the window's own", p90, w.quantileNanos());
     long p95 = w.quantileNanos(0.95);
     assertTrue("p95 " + p95, p95 > 200_000_000 && p95 <= 250_000_000);
   }
 
   @Test
+  public void theCachedQuantileFollowsWithinAFewSamples() {
+    LatencyWindow w = new LatencyWindow(8, 0.5);
+    w.record(1_000_000);
+    long first = w.quantileNanos();
+    assertTrue(first >= 1_000_000);
+    for (int i = 0; i < 8; i++) {
+      w.record(5_000_000);
+    }
+    assertTrue(w.quantileNanos() >= 5_000_000);
+  }
+
+  @Test
   public void oldSamplesLeaveTheWindow() {
-    LatencyWindow w = new LatencyWindow(16);
+    LatencyWindow w = new LatencyWindow(16, 0.99);
     for (int i = 0; i < 16; i++) {
       w.record(50_000_000);
     }
@@ -75,8 +88,10 @@ public class LatencyWindowTest {
     }
     assertEquals(16, w.size());
     assertTrue(w.quantileNanos(0.99) < 1_000_000);
+    assertTrue(w.quantileNanos() < 1_000_000);
     w.clear();
     assertEquals(0, w.size());
     assertEquals(-1, w.quantileNanos(0.5));
+    assertEquals(-1, w.quantileNanos());
   }
 }

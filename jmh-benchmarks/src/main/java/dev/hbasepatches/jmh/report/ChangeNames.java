@@ -37,6 +37,7 @@ final class ChangeNames {
     "offheapread", "offheap-read",
     "quotas", "quotas",
     "timelinereads", "timeline-reads",
+    "timeline", "timeline-reads",
     "localindexpruning", "local-index-pruning");
 
   /** Reserved for the list of reports; a change of that name must not overwrite it. */
