@@ -31,7 +31,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * to [min, max]; the max while nothing is known.</li>
  * <li>Secondaries ranked by the same quantile of their recent latency as secondaries; one with no
  * samples yet ranks first, so every replica gets measured.</li>
- * <li>A demoted primary ({@link PrimaryHealth}) is asked second, after the best secondary.</li>
+ * <li>A demoted primary ({@link PrimaryHealth}) is asked second, after the best secondary, as
+ * long as that secondary is measurably faster.</li>
  * <li>An unknown primary location (the region is moving) puts the primary last, with no wait
  * before the first secondary.</li>
  * </ul>
@@ -113,7 +114,7 @@ public final class HedgePolicy {
       order[n - 1] = 0;
       reroute = ReadPlan.PRIMARY_UNKNOWN;
       delay = secondaryDelay(replicas[order[0]]);
-    } else if (record(primary).health.isDemoted(nowNanos)) {
+    } else if (demoted(primary, replicas[order[0]], nowNanos)) {
       // best secondary first, then the primary, then the rest
       System.arraycopy(order, 1, order, 2, n - 2);
       order[1] = 0;
@@ -139,6 +140,19 @@ public final class HedgePolicy {
       order[i] = i;
     }
     return new ReadPlan(order, settings.delayMaxNanos, ReadPlan.NO_REROUTE);
+  }
+
+  /**
+   * A late primary is skipped only while the best secondary is clearly faster (its quantile under
+   * half the primary's): when everything is late (a busy client, a busy network) the primary,
+   * which has the newest data, stays first.
+   */
+  private boolean demoted(ServerName primary, ServerName bestSecondary, long nowNanos) {
+    if (bestSecondary == null || !record(primary).health.isDemoted(nowNanos)) {
+      return false;
+    }
+    long secondary = record(bestSecondary).asSecondary.quantileNanos();
+    return secondary >= 0 && 2 * secondary < record(primary).asPrimary.quantileNanos();
   }
 
   private long secondaryDelay(ServerName server) {

@@ -125,6 +125,20 @@ public class HedgePolicyTest {
   }
 
   @Test
+  public void aLatePrimaryStaysFirstWhenTheSecondariesAreNoFaster() {
+    HedgePolicy p = policy(TimelineSettings.DEMOTE_MIN_READS, "10");
+    for (int i = 0; i < 50; i++) {
+      p.answered(C, 1, 8 * MS); // a busy client: every replica looks slow
+      p.answered(B, 2, 9 * MS);
+    }
+    for (int i = 0; i < 10; i++) {
+      p.answered(A, 0, 12 * MS);
+      p.primaryOutcome(A, true, 12 * MS, i * MS, true);
+    }
+    assertEquals(ReadPlan.NO_REROUTE, p.plan(new ServerName[] { A, C, B }, 20 * MS).reroute);
+  }
+
+  @Test
   public void occasionalLossesKeepThePrimaryFirst() {
     HedgePolicy p = policy();
     for (int i = 0; i < 1000; i++) {

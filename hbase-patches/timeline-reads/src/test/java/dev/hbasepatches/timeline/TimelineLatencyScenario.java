@@ -70,7 +70,7 @@ import org.junit.Test;
  * healthy, a primary pausing 200 ms on 3% of reads, a uniformly slow primary (+20 ms); then a
  * primary abort and a graceful stop mid-run. Not a unit test (minutes of load): run it with
  * {@code -Ptimeline-scenario}; settings as system properties {@code scenario.rounds} (5),
- * {@code scenario.rate} (reads/s, 200), {@code scenario.seconds} (per arm and round, 8),
+ * {@code scenario.rate} (reads/s, 100), {@code scenario.seconds} (per arm and round, 8),
  * {@code scenario.failover.rounds} (1), {@code scenario.out} (target/timeline-scenario).
  */
 public class TimelineLatencyScenario {
@@ -95,7 +95,7 @@ public class TimelineLatencyScenario {
     .build();
 
   private final int rounds = Integer.getInteger("scenario.rounds", 5);
-  private final double rate = Double.parseDouble(System.getProperty("scenario.rate", "200"));
+  private final double rate = Double.parseDouble(System.getProperty("scenario.rate", "100"));
   private final int seconds = Integer.getInteger("scenario.seconds", 8);
   private final int failoverRounds = Integer.getInteger("scenario.failover.rounds", 1);
   private final Path out =
@@ -113,6 +113,9 @@ public class TimelineLatencyScenario {
     long stale;
     long errors;
     long serverGets;
+    String loadBefore = "";
+    String loadAfter = "";
+    final Map<String, Integer> errorKinds = new LinkedHashMap<>();
     final List<long[]> timeline = new ArrayList<>(); // {start offset us, latency us, stale}
 
     double extraPerRead() {
@@ -252,6 +255,7 @@ public class TimelineLatencyScenario {
           .setConsistency(Consistency.TIMELINE));
       }
       ReplicaTagObserver.reset();
+      run.loadBefore = loadAverage();
       long start = System.nanoTime();
       long end = start + TimeUnit.SECONDS.toNanos(secs);
       long failAt = start + TimeUnit.SECONDS.toNanos(3);
@@ -275,14 +279,18 @@ public class TimelineLatencyScenario {
         pool.execute(() -> {
           boolean ok = true;
           boolean stale = false;
+          String error = null;
           try {
             Result r = reader.get(new Get(row).setConsistency(Consistency.TIMELINE));
             stale = r.isStale();
             if (r.isEmpty()) {
               ok = false;
+              error = "empty result";
             }
           } catch (Throwable e) {
             ok = false;
+            String m = String.valueOf(e.getMessage());
+            error = e.getClass().getSimpleName() + ": " + m.substring(0, Math.min(160, m.length()));
           }
           long t1 = System.nanoTime();
           long micros = Math.max(1, (t1 - t0) / 1000);
@@ -290,6 +298,7 @@ public class TimelineLatencyScenario {
             run.reads++;
             if (!ok) {
               run.errors++;
+              run.errorKinds.merge(error, 1, Integer::sum);
             }
             if (stale) {
               run.stale++;
@@ -303,13 +312,14 @@ public class TimelineLatencyScenario {
       pool.awaitTermination(120, TimeUnit.SECONDS);
       Thread.sleep(300);
       run.serverGets = ReplicaTagObserver.gets();
+      run.loadAfter = loadAverage();
     } finally {
       pool.shutdownNow();
     }
     return run;
   }
 
-  private static ServerName primaryServer() throws IOException {
+  private ServerName primaryServer() throws IOException {
     try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
       return l.getRegionLocation(HConstantsEmpty.ROW, 0, true).getServerName();
     }
@@ -400,13 +410,24 @@ public class TimelineLatencyScenario {
     log("replicas on " + seen.size() + " servers; meta on " + meta);
   }
 
+  /** The machine's 1-minute load average, to show how busy the shared machine was. */
+  private static String loadAverage() {
+    try {
+      return Files.readAllLines(Paths.get("/proc/loadavg")).get(0).split(" ")[0];
+    } catch (IOException | RuntimeException e) {
+      return "?";
+    }
+  }
+
   private static String describe(Run r) {
     Histogram h = r.latency;
     return String.format(Locale.ROOT,
-      "reads=%d p50=%.2fms p99=%.2fms p99.9=%.2fms max=%.2fms extra/read=%.3f stale=%.3f errors=%d",
+      "reads=%d p50=%.2fms p99=%.2fms p99.9=%.2fms max=%.2fms extra/read=%.3f stale=%.3f errors=%d"
+        + " load %s->%s",
       r.reads, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3,
       h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, r.extraPerRead(),
-      r.reads == 0 ? 0 : r.stale / (double) r.reads, r.errors);
+      r.reads == 0 ? 0 : r.stale / (double) r.reads, r.errors, r.loadBefore, r.loadAfter)
+      + (r.errorKinds.isEmpty() ? "" : " errors by kind " + r.errorKinds);
   }
 
   private void writeTimeline(String fault, TimelineMode m, int round, Run r) throws IOException {
@@ -492,10 +513,21 @@ public class TimelineLatencyScenario {
         }
       }
     }
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("runs.md"),
+      StandardCharsets.UTF_8))) {
+      w.println("# Every run, in the order it ran (load = the machine's 1-minute load average)");
+      w.println();
+      for (String line : runLog) {
+        w.println("- " + line);
+      }
+    }
     log("summary in " + f.toAbsolutePath());
   }
 
-  private static void log(String s) {
+  private final List<String> runLog = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  private void log(String s) {
+    runLog.add(s);
     System.out.println("[scenario] " + s);
   }
 }
