@@ -38,6 +38,7 @@ final class ChangeNames {
     "offheap", "offheap-read",
     "quotas", "quotas",
     "timelinereads", "timeline-reads",
+    "timeline", "timeline-reads",
     "localindexpruning", "local-index-pruning");
 
   /** Reserved for the list of reports; a change of that name must not overwrite it. */

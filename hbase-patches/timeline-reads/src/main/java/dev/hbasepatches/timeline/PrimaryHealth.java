@@ -1,0 +1,85 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.timeline;
+
+/**
+ * Whether a server still deserves to be asked first for the regions whose primary it holds.
+ * A delay learned from a slow primary's own latency follows it up (the seed measured 20.8 ms),
+ * so a quantile alone cannot save a uniformly slow primary; counting how often it is late (it
+ * lost the race to a hedge, or answered only after the hedge delay) can. When at least
+ * {@code lossRatio} of its last {@code reads} reads were late it is demoted for
+ * {@code periodNanos}; afterwards it starts again with a clean record. A short window reacts
+ * within a few reads to a server that stops answering.
+ */
+final class PrimaryHealth {
+
+  private final boolean[] lost;
+  private final double lossRatio;
+  private final int minReads;
+  private final long periodNanos;
+  private int next;
+  private int size;
+  private int losses;
+  private long demotedUntil;
+  private volatile boolean demoted;
+
+  PrimaryHealth(int reads, double lossRatio, long periodNanos) {
+    this.lost = new boolean[reads];
+    this.lossRatio = lossRatio;
+    this.minReads = reads;
+    this.periodNanos = periodNanos;
+  }
+
+  /** One read the primary took part in: {@code wasLost} when another replica answered first. */
+  synchronized void record(boolean wasLost, long nowNanos) {
+    if (demoted) {
+      return;
+    }
+    if (size == lost.length) {
+      if (lost[next]) {
+        losses--;
+      }
+    } else {
+      size++;
+    }
+    lost[next] = wasLost;
+    if (wasLost) {
+      losses++;
+    }
+    next = next + 1 == lost.length ? 0 : next + 1;
+    if (size >= minReads && losses >= lossRatio * size) {
+      demoted = true;
+      demotedUntil = nowNanos + periodNanos;
+    }
+  }
+
+  boolean isDemoted(long nowNanos) {
+    return demoted && stillDemoted(nowNanos);
+  }
+
+  private synchronized boolean stillDemoted(long nowNanos) {
+    if (demoted && nowNanos - demotedUntil >= 0) {
+      demoted = false;
+      java.util.Arrays.fill(lost, false);
+      size = 0;
+      next = 0;
+      losses = 0;
+    }
+    return demoted;
+  }
+}

@@ -1,0 +1,81 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.timeline;
+
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.util.Random;
+import org.junit.Test;
+
+public class PrimaryHealthTest {
+
+  private static final long MS = 1_000_000L;
+
+  @Test
+  public void aPrimaryThatAlwaysLosesIsDemotedAfterTheMinimumReads() {
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
+    for (int i = 0; i < 19; i++) {
+      h.record(true, i * MS);
+      assertFalse("demoted after " + (i + 1) + " reads", h.isDemoted(i * MS));
+    }
+    h.record(true, 19 * MS);
+    assertTrue(h.isDemoted(19 * MS));
+  }
+
+  @Test
+  public void aServerThatStopsAnsweringIsDemotedWithinTheWindowEvenAfterALongHealthyRun() {
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
+    for (int i = 0; i < 1000; i++) {
+      h.record(false, i * MS);
+    }
+    for (int i = 0; i < 9; i++) {
+      h.record(true, 1000 * MS);
+      assertFalse(h.isDemoted(1000 * MS));
+    }
+    h.record(true, 1000 * MS);
+    assertTrue(h.isDemoted(1000 * MS));
+  }
+
+  @Test
+  public void occasionalPausesDoNotDemote() {
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
+    Random rnd = new Random(42);
+    for (int i = 0; i < 10_000; i++) {
+      h.record(rnd.nextDouble() < 0.03, i * MS);
+      assertFalse("demoted at read " + i + " (seed 42)", h.isDemoted(i * MS));
+    }
+  }
+
+  @Test
+  public void demotionEndsAfterItsPeriodWithACleanRecord() {
+    PrimaryHealth h = new PrimaryHealth(10, 0.5, 100 * MS);
+    for (int i = 0; i < 10; i++) {
+      h.record(true, 0);
+    }
+    assertTrue(h.isDemoted(99 * MS));
+    assertFalse(h.isDemoted(100 * MS));
+    // the old losses are forgotten: it takes minReads again
+    for (int i = 0; i < 9; i++) {
+      h.record(true, 101 * MS);
+    }
+    assertFalse(h.isDemoted(101 * MS));
+    h.record(true, 101 * MS);
+    assertTrue(h.isDemoted(101 * MS));
+  }
+}

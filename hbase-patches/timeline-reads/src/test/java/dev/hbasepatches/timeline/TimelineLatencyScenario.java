@@ -1,0 +1,533 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.timeline;
+
+import dev.hbasepatches.testkit.MiniCluster;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Consistency;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/**
+ * The open-loop latency scenario of issue 16, on a 3-RegionServer minicluster with region
+ * replication 3, 10k flushed rows and a background writer: Poisson arrivals, latency from each
+ * read's intended start (HdrHistogram), extra RPCs per read counted on the servers, stale
+ * fraction. Arms BASELINE / UPSTREAM / PATCHED interleaved round by round under each fault:
+ * healthy, a primary pausing 200 ms on 3% of reads, a uniformly slow primary (+20 ms); then a
+ * primary abort and a graceful stop mid-run. Not a unit test (minutes of load): run it with
+ * {@code -Ptimeline-scenario}; settings as system properties {@code scenario.rounds} (5),
+ * {@code scenario.rate} (reads/s, 100), {@code scenario.seconds} (per arm and round, 8),
+ * {@code scenario.failover.rounds} (1), {@code scenario.out} (target/timeline-scenario).
+ */
+public class TimelineLatencyScenario {
+
+  private static final TableName TABLE = TableName.valueOf("timeline_scenario");
+  private static final byte[] F = ReplicaTagObserver.FAMILY;
+  private static final byte[] V = Bytes.toBytes("v");
+  private static final int ROWS = 10_000;
+  private static final long SEED = 4242L;
+
+  @ClassRule
+  public static final MiniCluster CLUSTER = MiniCluster.builder().regionServers(3)
+    .conf("hbase.region.replica.replication.enabled", "true")
+    .conf("hbase.region.replica.wait.for.primary.flush", "true")
+    .conf("hbase.regionserver.storefile.refresh.period", "1000")
+    .conf("replication.source.sleepforretries", "100")
+    .conf("hbase.master.wait.on.regionservers.mintostart", "3")
+    .conf("zookeeper.session.timeout", "6000")
+    .conf("hbase.rpc.timeout", "2000")
+    .conf("hbase.client.operation.timeout", "30000")
+    .conf("hbase.regionserver.handler.count", "30")
+    .build();
+
+  private final int rounds = Integer.getInteger("scenario.rounds", 5);
+  private final double rate = Double.parseDouble(System.getProperty("scenario.rate", "100"));
+  private final int seconds = Integer.getInteger("scenario.seconds", 8);
+  private final int failoverRounds = Integer.getInteger("scenario.failover.rounds", 1);
+  private final Path out =
+    Paths.get(System.getProperty("scenario.out", "target/timeline-scenario"));
+
+  private final AtomicBoolean writing = new AtomicBoolean(true);
+  private final AtomicLong writes = new AtomicLong();
+  private final Map<TimelineMode, Connection> sync = new EnumMap<>(TimelineMode.class);
+  private final Map<TimelineMode, AsyncConnection> async = new EnumMap<>(TimelineMode.class);
+
+  /** One run of one arm: what the reads saw. */
+  static final class Run {
+    final Histogram latency = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+    long reads;
+    long stale;
+    long errors;
+    long serverGets;
+    String loadBefore = "";
+    String loadAfter = "";
+    final Map<String, Integer> errorKinds = new LinkedHashMap<>();
+    final List<long[]> timeline = new ArrayList<>(); // {start offset us, latency us, stale}
+
+    double extraPerRead() {
+      return reads == 0 ? 0 : (serverGets - reads) / (double) reads;
+    }
+  }
+
+  @Test
+  public void run() throws Exception {
+    Files.createDirectories(out);
+    setUp();
+    Thread writer = new Thread(this::writeForever, "scenario-writer");
+    writer.setDaemon(true);
+    writer.start();
+    Map<String, Map<TimelineMode, List<Run>>> results = new LinkedHashMap<>();
+    String[] faults = { "healthy", "pause3pct200ms", "slowPrimary20ms" };
+    try {
+      for (int round = 1; round <= rounds; round++) {
+        for (String fault : faults) {
+          List<TimelineMode> order = new ArrayList<>(List.of(TimelineMode.values()));
+          if (round % 2 == 0) {
+            java.util.Collections.reverse(order);
+          }
+          for (TimelineMode m : order) {
+            setFault(fault);
+            try {
+              Run r = load(m, seconds, round, null);
+              results.computeIfAbsent(fault, k -> new EnumMap<>(TimelineMode.class))
+                .computeIfAbsent(m, k -> new ArrayList<>()).add(r);
+              log(fault + " round " + round + " " + m + ": " + describe(r));
+            } finally {
+              ReplicaTagObserver.healthy();
+            }
+          }
+        }
+      }
+      for (int round = 1; round <= failoverRounds; round++) {
+        for (String fault : new String[] { "gracefulStop", "abort" }) {
+          for (TimelineMode m : TimelineMode.values()) {
+            placeReplicas();
+            Run r = load(m, Math.max(seconds, 15), round, fault);
+            results.computeIfAbsent(fault, k -> new EnumMap<>(TimelineMode.class))
+              .computeIfAbsent(m, k -> new ArrayList<>()).add(r);
+            log(fault + " round " + round + " " + m + ": " + describe(r));
+            writeTimeline(fault, m, round, r);
+            restoreServers();
+          }
+        }
+      }
+    } finally {
+      writing.set(false);
+      writer.join(10_000);
+      writeSummary(results);
+      for (Connection c : sync.values()) {
+        c.close();
+      }
+      for (AsyncConnection c : async.values()) {
+        c.close();
+      }
+    }
+  }
+
+  private void setUp() throws Exception {
+    try (Admin admin = CLUSTER.admin()) {
+      admin.createTable(TableDescriptorBuilder.newBuilder(TABLE).setRegionReplication(3)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+        .setCoprocessor(ReplicaTagObserver.class.getName()).build());
+      CLUSTER.util().waitTableAvailable(TABLE);
+      try (Table t = CLUSTER.connection().getTable(TABLE)) {
+        List<Put> puts = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+          puts.add(new Put(Bytes.toBytes(row(i))).addColumn(F, V, Bytes.toBytes("v0")));
+          if (puts.size() == 500) { // small batches: one 10k batch outlasts the RPC timeout
+            t.put(puts);
+            puts.clear();
+          }
+        }
+      }
+      admin.flush(TABLE);
+    }
+    placeReplicas();
+    Thread.sleep(3000); // store-file refresh on the secondaries
+    for (TimelineMode m : TimelineMode.values()) {
+      Configuration conf = new Configuration(CLUSTER.conf());
+      conf.set(TimelineMode.KEY, m.name());
+      sync.put(m, ConnectionFactory.createConnection(conf));
+      async.put(m, ConnectionFactory.createAsyncConnection(conf).get(60, TimeUnit.SECONDS));
+    }
+  }
+
+  private static String row(int i) {
+    return String.format("row-%06d", i);
+  }
+
+  private void writeForever() {
+    Random rnd = new Random(SEED);
+    try (Table t = CLUSTER.connection().getTable(TABLE)) {
+      while (writing.get()) {
+        try {
+          t.put(new Put(Bytes.toBytes(row(rnd.nextInt(ROWS)))).addColumn(F, V,
+            Bytes.toBytes("v" + writes.incrementAndGet())));
+        } catch (IOException e) {
+          // a write during a failover may fail; the writer only keeps the memstores busy
+        }
+        Thread.sleep(10);
+      }
+    } catch (Exception e) {
+      // shutting down
+    }
+  }
+
+  private static void setFault(String fault) {
+    switch (fault) {
+      case "pause3pct200ms":
+        ReplicaTagObserver.slowPrimary(0.03, 200);
+        break;
+      case "slowPrimary20ms":
+        ReplicaTagObserver.slowPrimary(1.0, 20);
+        break;
+      default:
+        ReplicaTagObserver.healthy();
+    }
+  }
+
+  /**
+   * Open-loop load: Poisson arrivals at {@link #rate}, each read on a pool thread, its latency
+   * counted from when it was meant to start, so a stalled client shows up as latency.
+   */
+  private Run load(TimelineMode mode, int secs, int round, String failover) throws Exception {
+    Run run = new Run();
+    Random rnd = new Random(SEED * 31 + round);
+    ExecutorService pool = Executors.newFixedThreadPool(256);
+    Object lock = new Object();
+    try (TimelineReader reader = TimelineReader.create(sync.get(mode), async.get(mode), TABLE)) {
+      for (int i = 0; i < 200; i++) { // warm the connection's caches and the policy
+        reader.get(new Get(Bytes.toBytes(row(rnd.nextInt(ROWS))))
+          .setConsistency(Consistency.TIMELINE));
+      }
+      ReplicaTagObserver.reset();
+      run.loadBefore = loadAverage();
+      long start = System.nanoTime();
+      long end = start + TimeUnit.SECONDS.toNanos(secs);
+      long failAt = start + TimeUnit.SECONDS.toNanos(3);
+      boolean failed = failover == null;
+      long intended = start;
+      while (intended < end) {
+        intended += (long) (-Math.log(1 - rnd.nextDouble()) / rate * 1e9);
+        long now;
+        while ((now = System.nanoTime()) < intended) {
+          // park, never spin: the client shares two cores with the cluster; a late start is
+          // still counted, since latency runs from the intended start
+          java.util.concurrent.locks.LockSupport.parkNanos(intended - now);
+        }
+        if (!failed && now >= failAt) {
+          failed = true;
+          final String kind = failover;
+          new Thread(() -> fail(kind), "scenario-failover").start();
+        }
+        final long t0 = intended;
+        final byte[] row = Bytes.toBytes(row(rnd.nextInt(ROWS)));
+        pool.execute(() -> {
+          boolean ok = true;
+          boolean stale = false;
+          String error = null;
+          try {
+            Result r = reader.get(new Get(row).setConsistency(Consistency.TIMELINE));
+            stale = r.isStale();
+            if (r.isEmpty()) {
+              ok = false;
+              error = "empty result";
+            }
+          } catch (Throwable e) {
+            ok = false;
+            String m = String.valueOf(e.getMessage());
+            error = e.getClass().getSimpleName() + ": " + m.substring(0, Math.min(160, m.length()));
+          }
+          long t1 = System.nanoTime();
+          long micros = Math.max(1, (t1 - t0) / 1000);
+          synchronized (lock) {
+            run.reads++;
+            if (!ok) {
+              run.errors++;
+              run.errorKinds.merge(error, 1, Integer::sum);
+            }
+            if (stale) {
+              run.stale++;
+            }
+            run.latency.recordValue(Math.min(micros, run.latency.getHighestTrackableValue()));
+            run.timeline.add(new long[] { (t0 - start) / 1000, micros, stale ? 1 : 0 });
+          }
+        });
+      }
+      pool.shutdown();
+      pool.awaitTermination(120, TimeUnit.SECONDS);
+      Thread.sleep(300);
+      run.serverGets = ReplicaTagObserver.gets();
+      run.loadAfter = loadAverage();
+    } finally {
+      pool.shutdownNow();
+    }
+    return run;
+  }
+
+  private ServerName primaryServer() throws IOException {
+    try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
+      return l.getRegionLocation(HConstantsEmpty.ROW, 0, true).getServerName();
+    }
+  }
+
+  /** Holder for the empty start row, so the locator finds the table's one region. */
+  private static final class HConstantsEmpty {
+    static final byte[] ROW = new byte[0];
+  }
+
+  private static int indexOf(ServerName sn) {
+    MiniHBaseCluster c = CLUSTER.util().getMiniHBaseCluster();
+    for (int i = 0; i < c.getRegionServerThreads().size(); i++) {
+      if (!c.getRegionServerThreads().get(i).isAlive()) {
+        continue;
+      }
+      if (c.getRegionServer(i).getServerName().equals(sn)) {
+        return i;
+      }
+    }
+    throw new IllegalStateException(sn + " is not a live server of the cluster");
+  }
+
+  private void fail(String kind) {
+    try {
+      ServerName primary = primaryServer();
+      int i = indexOf(primary);
+      log("failover: " + kind + " of " + primary + " at " + Instant.now());
+      if (kind.equals("abort")) {
+        CLUSTER.util().getMiniHBaseCluster().abortRegionServer(i);
+      } else {
+        CLUSTER.util().getMiniHBaseCluster().stopRegionServer(i);
+      }
+    } catch (Exception e) {
+      log("failover " + kind + " failed: " + e);
+    }
+  }
+
+  /** Back to three live servers after a failover, replicas apart again. */
+  private void restoreServers() throws Exception {
+    MiniHBaseCluster c = CLUSTER.util().getMiniHBaseCluster();
+    c.getLiveRegionServerThreads();
+    while (c.getLiveRegionServerThreads().size() < 3) {
+      c.startRegionServer();
+    }
+    CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
+    placeReplicas();
+  }
+
+  /**
+   * One replica per server, and the primary away from hbase:meta's server, so killing the
+   * primary's server measures the replica failover and not a meta outage.
+   */
+  private void placeReplicas() throws Exception {
+    MiniHBaseCluster c = CLUSTER.util().getMiniHBaseCluster();
+    CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
+    List<ServerName> live = new ArrayList<>();
+    for (org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread t : c
+      .getLiveRegionServerThreads()) {
+      live.add(t.getRegionServer().getServerName());
+    }
+    ServerName meta = c.getServerHoldingMeta();
+    List<ServerName> targets = new ArrayList<>();
+    for (ServerName s : live) {
+      if (!s.equals(meta)) {
+        targets.add(s);
+      }
+    }
+    targets.add(meta); // replica 2 shares with meta
+    try (Admin admin = CLUSTER.admin();
+      RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
+      List<HRegionLocation> locs = l.getRegionLocations(HConstantsEmpty.ROW, true);
+      for (HRegionLocation loc : locs) {
+        int r = loc.getRegion().getReplicaId();
+        ServerName want = targets.get(r);
+        if (!want.equals(loc.getServerName())) {
+          admin.move(loc.getRegion().getEncodedNameAsBytes(), want);
+        }
+      }
+    }
+    CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
+    Set<ServerName> seen = new HashSet<>();
+    try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
+      for (HRegionLocation loc : l.getRegionLocations(HConstantsEmpty.ROW, true)) {
+        seen.add(loc.getServerName());
+      }
+    }
+    log("replicas on " + seen.size() + " servers; meta on " + meta);
+  }
+
+  /** The machine's 1-minute load average, to show how busy the shared machine was. */
+  private static String loadAverage() {
+    try {
+      return Files.readAllLines(Paths.get("/proc/loadavg")).get(0).split(" ")[0];
+    } catch (IOException | RuntimeException e) {
+      return "?";
+    }
+  }
+
+  private static String describe(Run r) {
+    Histogram h = r.latency;
+    return String.format(Locale.ROOT,
+      "reads=%d p50=%.2fms p99=%.2fms p99.9=%.2fms max=%.2fms extra/read=%.3f stale=%.3f errors=%d"
+        + " load %s->%s",
+      r.reads, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3,
+      h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, r.extraPerRead(),
+      r.reads == 0 ? 0 : r.stale / (double) r.reads, r.errors, r.loadBefore, r.loadAfter)
+      + (r.errorKinds.isEmpty() ? "" : " errors by kind " + r.errorKinds);
+  }
+
+  private void writeTimeline(String fault, TimelineMode m, int round, Run r) throws IOException {
+    Path f = out.resolve(fault + "-" + m + "-round" + round + "-timeline.csv");
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8))) {
+      w.println("second,reads,p50_ms,max_ms,stale_fraction");
+      long buckets = r.timeline.stream().mapToLong(x -> x[0] / 500_000).max().orElse(0) + 1;
+      for (long b = 0; b < buckets; b++) {
+        Histogram h = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+        long stale = 0;
+        for (long[] x : r.timeline) {
+          if (x[0] / 500_000 == b) {
+            h.recordValue(Math.min(x[1], h.getHighestTrackableValue()));
+            stale += x[2];
+          }
+        }
+        w.printf(Locale.ROOT, "%.1f,%d,%.2f,%.2f,%.3f%n", b * 0.5, h.getTotalCount(),
+          h.getValueAtPercentile(50) / 1e3, h.getMaxValue() / 1e3,
+          h.getTotalCount() == 0 ? 0 : stale / (double) h.getTotalCount());
+      }
+    }
+  }
+
+  /** Mean and 95% t-interval half-width of per-round values. */
+  static double[] interval(double[] xs) {
+    double mean = 0;
+    for (double x : xs) {
+      mean += x;
+    }
+    mean /= xs.length;
+    if (xs.length < 2) {
+      return new double[] { mean, Double.NaN };
+    }
+    double ss = 0;
+    for (double x : xs) {
+      ss += (x - mean) * (x - mean);
+    }
+    double sd = Math.sqrt(ss / (xs.length - 1));
+    double t = new TDistribution(xs.length - 1).inverseCumulativeProbability(0.975);
+    return new double[] { mean, t * sd / Math.sqrt(xs.length) };
+  }
+
+  private void writeSummary(Map<String, Map<TimelineMode, List<Run>>> results)
+    throws IOException {
+    Path f = out.resolve("summary.md");
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8))) {
+      w.printf(Locale.ROOT, "# Timeline reads: open-loop latency scenario%n%n");
+      w.printf(Locale.ROOT,
+        "Run %s on %s cores, JDK %s; rate %.0f reads/s Poisson, %d s per arm and round, %d rounds"
+          + " (arms interleaved, order reversed on even rounds), failover rounds %d;"
+          + " 3-RS minicluster in the same JVM as the client (shared 2-core machine, other"
+          + " builds may have been running).%n%n",
+        Instant.now(), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), rate, seconds, rounds, failoverRounds);
+      w.println("| fault | mode | reads | p50 ms | p99 ms | p99.9 ms | max ms | per-round p99 ms"
+        + " (mean ± 95% CI) | extra RPCs/read | stale | errors |");
+      w.println("|---|---|---|---|---|---|---|---|---|---|---|");
+      for (Map.Entry<String, Map<TimelineMode, List<Run>>> e : results.entrySet()) {
+        for (Map.Entry<TimelineMode, List<Run>> m : e.getValue().entrySet()) {
+          Histogram all = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+          long reads = 0;
+          long stale = 0;
+          long errors = 0;
+          long gets = 0;
+          double[] p99s = new double[m.getValue().size()];
+          int k = 0;
+          for (Run r : m.getValue()) {
+            all.add(r.latency);
+            reads += r.reads;
+            stale += r.stale;
+            errors += r.errors;
+            gets += r.serverGets;
+            p99s[k++] = r.latency.getValueAtPercentile(99) / 1e3;
+          }
+          double[] ci = interval(p99s);
+          w.printf(Locale.ROOT,
+            "| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f ± %.2f | %.3f | %.3f | %d |%n",
+            e.getKey(), m.getKey(), reads, all.getValueAtPercentile(50) / 1e3,
+            all.getValueAtPercentile(99) / 1e3, all.getValueAtPercentile(99.9) / 1e3,
+            all.getMaxValue() / 1e3, ci[0], ci[1],
+            reads == 0 ? 0 : (gets - reads) / (double) reads,
+            reads == 0 ? 0 : stale / (double) reads, errors);
+        }
+      }
+    }
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("runs.md"),
+      StandardCharsets.UTF_8))) {
+      w.println("# Every run, in the order it ran (load = the machine's 1-minute load average)");
+      w.println();
+      for (String line : runLog) {
+        w.println("- " + line);
+      }
+    }
+    log("summary in " + f.toAbsolutePath());
+  }
+
+  private final List<String> runLog = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  private void log(String s) {
+    runLog.add(s);
+    System.out.println("[scenario] " + s);
+  }
+}

@@ -1,0 +1,128 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.timeline;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
+
+/**
+ * Summarizes a {@link TimelineDecisionBenchmark} JSON run per fork: each fork's mean ns/op and
+ * B/op, per mode the mean over forks with a 95% Student-t interval, and PATCHED minus UPSTREAM
+ * with Welch's interval (the forks of two modes are not paired). Usage:
+ * {@code java -cp benchmarks.jar dev.hbasepatches.jmh.timeline.DecisionCostSummary run.json}.
+ */
+public final class DecisionCostSummary {
+
+  private DecisionCostSummary() {
+  }
+
+  /** Mean, 95% half-width, variance of the mean. */
+  static double[] interval(double[] xs) {
+    double mean = 0;
+    for (double x : xs) {
+      mean += x;
+    }
+    mean /= xs.length;
+    double ss = 0;
+    for (double x : xs) {
+      ss += (x - mean) * (x - mean);
+    }
+    double var = xs.length > 1 ? ss / (xs.length - 1) : Double.NaN;
+    double t = xs.length > 1
+      ? new TDistribution(xs.length - 1).inverseCumulativeProbability(0.975) : Double.NaN;
+    return new double[] { mean, t * Math.sqrt(var / xs.length), var / xs.length };
+  }
+
+  private static double[] perFork(JsonObject metric) {
+    JsonArray forks = metric.getAsJsonArray("rawData");
+    double[] out = new double[forks.size()];
+    for (int f = 0; f < forks.size(); f++) {
+      double sum = 0;
+      JsonArray its = forks.get(f).getAsJsonArray();
+      for (JsonElement v : its) {
+        sum += v.getAsDouble();
+      }
+      out[f] = sum / its.size();
+    }
+    return out;
+  }
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 1) {
+      System.err.println("usage: DecisionCostSummary RUN.json");
+      System.exit(2);
+    }
+    Path file = Paths.get(args[0]);
+    Map<String, double[]> ns = new LinkedHashMap<>();
+    Map<String, double[]> bytes = new LinkedHashMap<>();
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      for (JsonElement e : JsonParser.parseReader(r).getAsJsonArray()) {
+        JsonObject o = e.getAsJsonObject();
+        String mode = o.getAsJsonObject("params").get("mode").getAsString();
+        ns.put(mode, perFork(o.getAsJsonObject("primaryMetric")));
+        JsonObject sec = o.getAsJsonObject("secondaryMetrics");
+        if (sec != null && sec.has("gc.alloc.rate.norm")) {
+          bytes.put(mode, perFork(sec.getAsJsonObject("gc.alloc.rate.norm")));
+        }
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append("| mode | forks | ns/read per fork | ns/read mean ± 95% | B/read mean ± 95% |\n");
+    sb.append("|---|---|---|---|---|\n");
+    for (Map.Entry<String, double[]> m : ns.entrySet()) {
+      double[] ci = interval(m.getValue());
+      StringBuilder forks = new StringBuilder();
+      for (double x : m.getValue()) {
+        forks.append(forks.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", x));
+      }
+      double[] b = bytes.containsKey(m.getKey()) ? interval(bytes.get(m.getKey())) : null;
+      sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.1f ± %.1f | %s |%n", m.getKey(),
+        m.getValue().length, forks, ci[0], ci[1],
+        b == null ? "-" : String.format(Locale.ROOT, "%.1f ± %.1f", b[0], b[1])));
+    }
+    if (ns.containsKey("PATCHED") && ns.containsKey("UPSTREAM")) {
+      double[] p = interval(ns.get("PATCHED"));
+      double[] u = interval(ns.get("UPSTREAM"));
+      int np = ns.get("PATCHED").length;
+      int nu = ns.get("UPSTREAM").length;
+      double vp = p[2];
+      double vu = u[2];
+      double df = (vp + vu) * (vp + vu)
+        / (vp * vp / (np - 1) + vu * vu / (nu - 1));
+      double t = new TDistribution(df).inverseCumulativeProbability(0.975);
+      double diff = p[0] - u[0];
+      double half = t * Math.sqrt(vp + vu);
+      sb.append(String.format(Locale.ROOT,
+        "%nPATCHED - UPSTREAM: %.1f ns/read, 95%% interval [%.1f, %.1f] (Welch, df %.1f)%n",
+        diff, diff - half, diff + half, df));
+    }
+    System.out.print(sb);
+  }
+}
