@@ -37,7 +37,8 @@ final class ChangeNames {
     "offheapread", "offheap-read",
     "quotas", "quotas",
     "timelinereads", "timeline-reads",
-    "localindexpruning", "local-index-pruning");
+    "localindexpruning", "local-index-pruning",
+    "localindex", "local-index-pruning");
 
   /** Reserved for the list of reports; a change of that name must not overwrite it. */
   static final String INDEX = "index";
