@@ -39,7 +39,8 @@ final class ChangeNames {
     "quotas", "quotas",
     "timelinereads", "timeline-reads",
     "timeline", "timeline-reads",
-    "localindexpruning", "local-index-pruning");
+    "localindexpruning", "local-index-pruning",
+    "localindex", "local-index-pruning");
 
   /** Reserved for the list of reports; a change of that name must not overwrite it. */
   static final String INDEX = "index";

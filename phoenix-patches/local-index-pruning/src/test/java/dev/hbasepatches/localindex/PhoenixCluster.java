@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.phoenix.localindex;
+package dev.hbasepatches.localindex;
 
 import dev.hbasepatches.testkit.MiniCluster;
 import java.sql.Connection;

@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.phoenix.localindex;
+package dev.hbasepatches.localindex;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;

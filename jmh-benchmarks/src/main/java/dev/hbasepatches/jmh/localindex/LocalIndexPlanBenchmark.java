@@ -1,0 +1,158 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.localindex;
+
+import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.localindex.LocalIndexMode;
+import dev.hbasepatches.localindex.LocalIndexQueryExecutor;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.client.Scan;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The planning cost of a LOCAL index query alone: compile, let Phoenix pick the index, and plan
+ * its scans (which regions to ask), with no cluster and no rows read. Phoenix's connectionless
+ * mode ({@code jdbc:phoenix:none}) plans against the table's SPLIT ON points, so a table of
+ * {@link #regions} regions costs nothing but its metadata.
+ * <p>
+ * The table is {@code (K CHAR(8), ID INTEGER)} with a local index on {@code V1}; shapes:
+ * <ul>
+ * <li>{@code point}: {@code K = ?} on the pk prefix, one region to ask (PHOENIX-5096's case);</li>
+ * <li>{@code inList}: {@code K IN} ten keys spread over the table, ten regions;</li>
+ * <li>{@code noPrefix}: the index predicate only, every region in every mode (what PATCHED's
+ * extra work costs when nothing can be pruned).</li>
+ * </ul>
+ * BASELINE asks every region, UPSTREAM is Phoenix 5.2.1's walk over each region in the range,
+ * PATCHED this module's binary searches. Statistics parallelization is off on the table, as
+ * PATCHED requires.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+// Short for the quick -Pjmh run; quoted numbers come from paired forks with their own settings
+// (results/ in the module).
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 3, time = 1)
+public class LocalIndexPlanBenchmark extends HBaseBenchmark {
+
+  @Param({ "100", "1000", "10000", "100000" })
+  public int regions;
+
+  @Param({ "BASELINE", "PATCHED", "UPSTREAM" })
+  public Mode mode;
+
+  /** noPrefix is left out of the default grid (pass -p shape=noPrefix): no mode prunes it. */
+  @Param({ "point", "inList" })
+  public String shape;
+
+  private Connection conn;
+  private PreparedStatement statement;
+  private LocalIndexQueryExecutor executor;
+
+  static String key(int region) {
+    return String.format(Locale.ROOT, "%08d", region);
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() throws SQLException {
+    Properties props = new Properties();
+    props.setProperty("phoenix.index.population.wait.time", "0");
+    conn = DriverManager.getConnection("jdbc:phoenix:none", props);
+    String table = "LIP_" + regions + "_" + System.nanoTime();
+    StringBuilder splits = new StringBuilder(regions * 12);
+    for (int r = 1; r < regions; r++) {
+      splits.append(r == 1 ? "'" : ", '").append(key(r)).append('\'');
+    }
+    try (Statement st = conn.createStatement()) {
+      st.execute("CREATE TABLE " + table + " (K CHAR(8) NOT NULL, ID INTEGER NOT NULL,"
+        + " V1 VARCHAR, V2 VARCHAR CONSTRAINT PK PRIMARY KEY (K, ID))"
+        + " USE_STATS_FOR_PARALLELIZATION=false SPLIT ON (" + splits + ")");
+      st.execute("CREATE LOCAL INDEX " + table + "_I ON " + table + " (V1)");
+    }
+    String hint = "/*+ INDEX(" + table + " " + table + "_I) */";
+    String select = "SELECT " + hint + " V1, K, ID FROM " + table + " WHERE V1 = 'v' ";
+    switch (shape) {
+      case "point":
+        statement = conn.prepareStatement(select + "AND K = ?");
+        statement.setString(1, key(regions / 2));
+        break;
+      case "inList": {
+        StringBuilder in = new StringBuilder();
+        for (int i = 0; i < 10; i++) {
+          in.append(i == 0 ? "'" : ", '").append(key(regions / 10 * i + regions / 20))
+            .append('\'');
+        }
+        statement = conn.prepareStatement(select + "AND K IN (" + in + ")");
+        break;
+      }
+      case "noPrefix":
+        statement = conn.prepareStatement(select);
+        break;
+      default:
+        throw new IllegalArgumentException("unknown shape " + shape);
+    }
+    executor = new LocalIndexQueryExecutor(LocalIndexMode.valueOf(mode.name()));
+    int asked = plan();
+    int expected = "point".equals(shape) ? 1 : "inList".equals(shape) ? 10 : regions;
+    if (mode == Mode.BASELINE) {
+      expected = regions;
+    }
+    // Phoenix keeps the region before a CHAR key's first region too when the key equals a split
+    // point's padding; allow one more region per key, never fewer.
+    if (asked < expected || asked > 2 * expected) {
+      throw new IllegalStateException(mode + " " + shape + " asked " + asked + " regions of "
+        + regions + ", expected about " + expected);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws SQLException {
+    if (conn != null) {
+      conn.close();
+    }
+  }
+
+  /** Plans the query; returns how many scans it plans, so nothing is optimized away. */
+  @Benchmark
+  public int plan() throws SQLException {
+    LocalIndexQueryExecutor.Planned planned = executor.planScans(statement);
+    int scans = 0;
+    for (List<Scan> group : planned.plan.getScans()) {
+      scans += group.size();
+    }
+    return scans;
+  }
+}
