@@ -20,8 +20,8 @@ package dev.hbasepatches.seekskip;
 import static dev.hbasepatches.testkit.ScanShape.FAMILY;
 import static dev.hbasepatches.testkit.ScanShape.qualifier;
 import static dev.hbasepatches.testkit.ScanShape.row;
-import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.testkit.CellAssertions;
