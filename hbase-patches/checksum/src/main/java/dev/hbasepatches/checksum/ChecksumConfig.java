@@ -56,16 +56,43 @@ public final class ChecksumConfig {
   private ChecksumConfig() {
   }
 
-  /** Whether HBase's block checksum path should use {@link BlockChecksummer} at all. */
+  /**
+   * Whether HBase's block checksum path should use {@link BlockChecksummer} at all.
+   * @throws IllegalArgumentException if the value is neither {@code true} nor {@code false}
+   */
   public static boolean enabled(Configuration conf) {
-    return conf.getBoolean(ENABLED_KEY, ENABLED_DEFAULT);
+    return strictBoolean(conf, ENABLED_KEY, ENABLED_DEFAULT);
   }
 
-  /** The checksummer these settings describe. */
+  /**
+   * The checksummer these settings describe.
+   * @throws IllegalArgumentException if a value is not one this class knows
+   */
   public static BlockChecksummer checksummer(Configuration conf) {
     CrcEngine engine = CrcEngine.byName(conf.get(ENGINE_KEY, ENGINE_DEFAULT));
     boolean strictNull =
-      conf.getBoolean(NULL_SLOTS_MUST_BE_ZERO_KEY, NULL_SLOTS_MUST_BE_ZERO_DEFAULT);
+      strictBoolean(conf, NULL_SLOTS_MUST_BE_ZERO_KEY, NULL_SLOTS_MUST_BE_ZERO_DEFAULT);
     return new BlockChecksummer(engine, strictNull);
+  }
+
+  /**
+   * {@code true} or {@code false} (any case, blanks around ignored), or the default when unset.
+   * Hadoop's {@code getBoolean} returns the default for anything else, so {@code enabled=no}
+   * would silently leave the change on: refuse such a value instead.
+   */
+  static boolean strictBoolean(Configuration conf, String key, boolean dflt) {
+    String raw = conf.get(key);
+    if (raw == null) {
+      return dflt;
+    }
+    String v = raw.trim();
+    if ("true".equalsIgnoreCase(v)) {
+      return true;
+    }
+    if ("false".equalsIgnoreCase(v)) {
+      return false;
+    }
+    throw new IllegalArgumentException(
+      key + "='" + raw + "' is not a boolean; expected true or false");
   }
 }

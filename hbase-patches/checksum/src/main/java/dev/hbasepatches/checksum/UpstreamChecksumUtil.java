@@ -43,6 +43,27 @@ public final class UpstreamChecksumUtil {
   private UpstreamChecksumUtil() {
   }
 
+  /**
+   * Fails unless the loaded {@link ChecksumUtil} is HBase's own. The checksum overlay replaces that
+   * class when its jar comes first on the class path; UPSTREAM measured through it would silently
+   * run PATCHED. The overlay's class is recognised by its public {@code checksummer()} accessor,
+   * which HBase's has not.
+   * @return where the class was loaded from, for a report
+   * @throws IllegalStateException naming the jar the class came from
+   */
+  public static String requireStock() {
+    String where = String.valueOf(ChecksumUtil.class.getProtectionDomain().getCodeSource() == null
+      ? "an unknown location"
+      : ChecksumUtil.class.getProtectionDomain().getCodeSource().getLocation());
+    try {
+      ChecksumUtil.class.getMethod("checksummer");
+    } catch (NoSuchMethodException e) {
+      return where;
+    }
+    throw new IllegalStateException("UPSTREAM needs HBase's own ChecksumUtil, but the class loaded"
+      + " from " + where + " is the checksum overlay's; take the overlay jar off the class path");
+  }
+
   private static MethodHandle bind(String name, MethodType type) {
     try {
       Method m = ChecksumUtil.class.getDeclaredMethod(name, type.parameterArray());

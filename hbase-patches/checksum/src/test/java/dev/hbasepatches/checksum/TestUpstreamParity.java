@@ -39,6 +39,12 @@ public class TestUpstreamParity {
   private final BlockChecksummer table = new BlockChecksummer(CrcEngine.TABLE, true);
 
   @Test
+  public void upstreamIsHBasesOwnChecksumUtilFromTheHBaseServerJar() {
+    String where = UpstreamChecksumUtil.requireStock();
+    assertTrue(where, where.contains("hbase-server"));
+  }
+
+  @Test
   public void fillWritesUpstreamBytesAndVerifyAcceptsThem() throws Exception {
     long seed = 1;
     for (ChecksumType type : ChecksumType.values()) {

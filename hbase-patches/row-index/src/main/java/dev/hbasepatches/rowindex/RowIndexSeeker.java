@@ -44,16 +44,16 @@ import org.apache.yetus.audience.InterfaceAudience;
  * {@link #rewind()} and {@link #seekToKeyInBlock} allocate nothing; only {@link #getCell()} and
  * friends create the objects they hand out.
  * <p>
- * A seek binary-searches the row offsets for the last row not after the sought row, then walks
- * that row only: cells of the next row are all larger, so the walk never compares past the row's
- * end. A forward seek whose key sorts before a row's first cell (a first-on-row key, a newer
- * version of the first column, a row the block lacks) stops on that first cell and answers
- * {@code INDEX_KEY_MAGIC}, as upstream's seeker does: HBase's readers
- * ({@code StoreFileScanner.seekAtOrAfter} / {@code reseekAtOrAfter}, {@code HalfStoreFileReader})
- * take that answer as "already on the first cell after the key", where answering 1 would mean
- * walking the row before to its last cell and then a {@code next()} to come back. With
- * {@code seekBefore} the answer is the last cell of the row before, found by following cell
- * lengths without comparing keys.
+ * Seeks answer exactly as upstream's {@code RowIndexSeekerV1} does, result code and position
+ * (the contract of {@code EncodedSeeker.seekToKeyInBlock} that {@code HFileScanner.seekTo},
+ * {@code reseekTo} and {@code seekBefore} pass on): 0 on an exact match; 1 on the last cell
+ * before the key; {@code INDEX_KEY_MAGIC} standing on the first cell of the key's row when the
+ * key sorts before it, and without moving when nothing in the block (for {@code seekBefore}:
+ * before the key's row, if that row is the block's first) sorts before the key. The way there
+ * is cheaper: a binary search over the row offsets, then a walk of the key's own row only (the
+ * next row's cells all sort after the key); when the block lacks the key's row, or the key sorts
+ * before its first cell in a {@code seekBefore}, the answer is the last cell of the row before,
+ * found by following cell lengths without comparing keys.
  */
 @InterfaceAudience.Private
 final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
@@ -172,28 +172,24 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
       return HConstants.INDEX_KEY_MAGIC;
     }
     int row = lastRowNotAfter(key);
-    if (row < 0) {
-      decodeAt(0);
+    if (row < 0 || (seekBefore && keyRowFound && row == 0)) {
+      // Nothing in the block sorts before the key's row (for seekBefore: before the block's
+      // first row, which upstream's seeker does not walk): "before this block", position kept.
       return HConstants.INDEX_KEY_MAGIC;
     }
-    boolean hasNextRow = row + 1 < rowCount;
-    if (!seekBefore && !keyRowFound && hasNextRow) {
-      // The key's row is not in the block and sorts between this row and the next: the first
-      // cell after the key is the next row's first. Stop there (see the class comment).
-      decodeAt(rowOffset(row + 1));
-      return HConstants.INDEX_KEY_MAGIC;
+    if (!keyRowFound) {
+      // Every cell of this row sorts before the key and every cell of the next row after it:
+      // the answer is this row's last cell, reached by lengths alone.
+      lastCellOfRow(row);
+      return 1;
     }
-    int rowEnd = hasNextRow ? rowOffset(row + 1) : dataSize;
+    int rowEnd = row + 1 < rowCount ? rowOffset(row + 1) : dataSize;
     decodeAt(rowOffset(row));
     while (true) {
       int cmp = PrivateCellUtil.compareKeyIgnoresMvcc(comparator, key, currentKey());
       if (cmp > 0) {
         if (curNext >= rowEnd) {
-          if (!seekBefore && hasNextRow) {
-            decodeAt(curNext);
-            return HConstants.INDEX_KEY_MAGIC;
-          }
-          // The last cell of the block's last row: the reader moves on to the next block.
+          // The row's last cell; the next row's cells all sort after the key.
           return 1;
         }
         prevStart = curStart;
@@ -210,8 +206,9 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
         prevStart = -1;
         return 1;
       }
-      if (row == 0 || !seekBefore) {
-        // Before the row's first cell, which is where a forward seek wants to be anyway.
+      if (!seekBefore) {
+        // Before the row's first cell (a first-on-row key, a newer version of its first
+        // column): stand on that cell and say so, as upstream's seeker does.
         return HConstants.INDEX_KEY_MAGIC;
       }
       lastCellOfRow(row - 1);
@@ -243,7 +240,7 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
   }
 
   private void lastCellOfRow(int row) {
-    int end = rowOffset(row + 1);
+    int end = row + 1 < rowCount ? rowOffset(row + 1) : dataSize;
     decodeAt(rowOffset(row));
     while (curNext < end) {
       decodeAt(curNext);
@@ -349,12 +346,18 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
     return PrivateCellUtil.compareKeyIgnoresMvcc(cmp, key, currentKey());
   }
 
+  /**
+   * A {@code KeyValue.KeyOnlyKeyValue}, as every upstream encoder's seeker returns (callers cast
+   * it): over the block's own array on heap, over a copy of the key for a direct block.
+   */
   @Override
   public Cell getKey() {
     if (array != null) {
       return new KeyValue.KeyOnlyKeyValue(array, arrayOffset + curStart + LENGTHS, curKeyLength);
     }
-    return new ByteBufferKeyOnlyKeyValue(buf, curStart + LENGTHS, curKeyLength);
+    byte[] copy = new byte[curKeyLength];
+    buf.get(curStart + LENGTHS, copy, 0, curKeyLength);
+    return new KeyValue.KeyOnlyKeyValue(copy, 0, curKeyLength);
   }
 
   @Override

@@ -52,6 +52,10 @@ final class ChecksumBlockFixture {
 
   ChecksumBlockFixture(Mode mode, BufferKind buffer, ChecksumType type, int bytesPerChecksum,
     int dataSizeWithHeader) throws MalformedBlockException {
+    if (mode == Mode.UPSTREAM) {
+      // With the overlay jar on the class path, "UPSTREAM" would silently run PATCHED.
+      UpstreamChecksumUtil.requireStock();
+    }
     this.mode = mode;
     this.buffer = buffer;
     this.type = type;

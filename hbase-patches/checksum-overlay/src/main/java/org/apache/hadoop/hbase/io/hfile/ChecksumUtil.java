@@ -79,12 +79,12 @@ public class ChecksumUtil {
         conf.set(key, value);
       }
     }
-    if (!ChecksumConfig.enabled(conf)) {
-      LOG.info("HFile block checksums: stock path ({}=false)", ChecksumConfig.ENABLED_KEY);
-      return null;
-    }
     BlockChecksummer c;
     try {
+      if (!ChecksumConfig.enabled(conf)) {
+        LOG.info("HFile block checksums: stock path ({}=false)", ChecksumConfig.ENABLED_KEY);
+        return null;
+      }
       c = ChecksumConfig.checksummer(conf);
     } catch (IllegalArgumentException e) {
       // A bad value must not take every HFile read down with a failed class initialisation.

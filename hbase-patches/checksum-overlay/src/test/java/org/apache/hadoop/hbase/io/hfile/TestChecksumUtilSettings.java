@@ -59,6 +59,19 @@ public class TestChecksumUtilSettings {
   }
 
   @Test
+  public void anEnabledValueThatIsNotABooleanIsRefusedNotReadAsOn() {
+    // Hadoop's getBoolean reads "no" as "unset", which used to leave the overlay on.
+    for (String bad : new String[] { "no", "off", "0", "ture", "" }) {
+      Configuration conf = new Configuration(false);
+      conf.set(ChecksumConfig.ENABLED_KEY, bad);
+      assertNull(bad, ChecksumUtil.fromSettings(conf));
+    }
+    Configuration conf = new Configuration(false);
+    conf.set(ChecksumConfig.ENABLED_KEY, " TRUE ");
+    assertEquals(CrcEngine.INTRINSIC, ChecksumUtil.fromSettings(conf).engine());
+  }
+
+  @Test
   public void invalidSettingsFallBackToTheStockPathInsteadOfFailing() {
     Configuration conf = new Configuration(false);
     conf.set(ChecksumConfig.ENGINE_KEY, "no-such-engine");

@@ -1,0 +1,174 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.rowindex;
+
+import dev.hbasepatches.testkit.CellAssertions;
+import dev.hbasepatches.testkit.LocalRegion;
+import dev.hbasepatches.testkit.RandomReads;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.junit.After;
+import org.junit.Test;
+
+/**
+ * Differential fuzzing of the encoder and seeker inside real regions: random tables (versions,
+ * every delete type, empty values, tags, several flushed files, small blocks so rows straddle
+ * blocks) written as NONE and as ROW_INDEX_V1 (by ours and by upstream's codec), then random gets
+ * and forward/reversed scans with columns, versions, time ranges, batch, raw and filters. The
+ * ROW_INDEX_V1 files are read with ours installed and with upstream's, and every answer must be
+ * NONE's, cell by cell (tags included).
+ *
+ * <p>{@code -Dhbasepatches.fuzz.seed=N} replays a run; {@code -Dhbasepatches.fuzz.tables=N} and
+ * {@code -Dhbasepatches.fuzz.reads=N} make it longer. The seed is printed and starts every
+ * failure message.
+ */
+public class RowIndexDifferentialFuzzTest {
+
+  @After
+  public void takeBack() {
+    RowIndexInstaller.uninstall();
+  }
+
+  @Test
+  public void rowIndexReadsLikeNoneWithOursAndUpstreams() throws IOException {
+    long seed = Long.getLong("hbasepatches.fuzz.seed", System.nanoTime());
+    int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
+    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 100);
+    System.out.println("RowIndexDifferentialFuzzTest seed=" + seed + " tables=" + tables
+      + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
+    Random random = new Random(seed);
+    for (int t = 0; t < tables; t++) {
+      fuzzOneTable(seed, t, new Random(random.nextLong()), reads);
+    }
+  }
+
+  private static LocalRegion open(String name, DataBlockEncoding encoding, int blockSize,
+    int versions, BloomType bloom, boolean ours) throws IOException {
+    if (ours) {
+      RowIndexInstaller.install();
+    } else {
+      RowIndexInstaller.uninstall();
+    }
+    return LocalRegion.builder(name).family("f").encoding(encoding).blockSize(blockSize)
+      .maxVersions(versions).bloomType(bloom).build();
+  }
+
+  private static void fuzzOneTable(long seed, int t, Random random, int reads)
+    throws IOException {
+    int versions = 1 + random.nextInt(4);
+    BloomType bloom = BloomType.values()[random.nextInt(3)]; // NONE, ROW, ROWCOL
+    int rows = 5 + random.nextInt(80);
+    int cols = 1 + random.nextInt(10);
+    int maxTs = 1 + random.nextInt(6);
+    int files = 1 + random.nextInt(4);
+    int blockSize = 128 + random.nextInt(2048);
+    boolean tags = random.nextBoolean();
+    String context = "seed=" + seed + " table=" + t + " versions=" + versions + " bloom=" + bloom
+      + " rows=" + rows + " cols=" + cols + " maxTs=" + maxTs + " files=" + files + " blockSize="
+      + blockSize + " tags=" + tags;
+    List<List<Mutation>> flushed = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      flushed.add(RandomReads.mutations(random, rows, cols, maxTs, 20 + random.nextInt(300),
+        tags));
+    }
+    List<Mutation> memstore =
+      RandomReads.mutations(random, rows, cols, maxTs, random.nextInt(40), tags);
+    // Each region is written while its encoder is the installed one, then read with both.
+    try (LocalRegion none = open("none" + t, DataBlockEncoding.NONE, blockSize, versions, bloom,
+      false);
+      LocalRegion byOurs = open("ours" + t, DataBlockEncoding.ROW_INDEX_V1, blockSize, versions,
+        bloom, true);
+      LocalRegion byUpstream = open("upstream" + t, DataBlockEncoding.ROW_INDEX_V1, blockSize,
+        versions, bloom, false)) {
+      none.load(flushed, memstore);
+      RowIndexInstaller.install();
+      byOurs.load(flushed, memstore);
+      RowIndexInstaller.uninstall();
+      byUpstream.load(flushed, memstore);
+      LocalRegion[] encoded = { byOurs, byUpstream };
+      String[] names = { "written by ours", "written by upstream" };
+      for (int i = 0; i < reads; i++) {
+        boolean isGet = random.nextInt(3) == 0;
+        long readSeed = random.nextLong();
+        String what = context + " read=" + i + " "
+          + (isGet ? RandomReads.get(new Random(readSeed), rows, cols, maxTs, versions)
+            : RandomReads.scan(new Random(readSeed), rows, cols, maxTs, versions));
+        List<Cell> expected;
+        try {
+          expected = read(none, isGet, readSeed, rows, cols, maxTs, versions);
+        } catch (AssertionError e) {
+          if (!RandomReads.isUpstreamScanOrderCheck(e)) {
+            throw new AssertionError(what + " NONE: " + e, e);
+          }
+          // Stock StoreScanner's own scan-order check fails here, whatever the encoding.
+          System.out.println("skipped, upstream's scan-order check fails: " + what);
+          continue;
+        }
+        for (boolean ours : new boolean[] { true, false }) {
+          if (ours) {
+            RowIndexInstaller.install();
+          } else {
+            RowIndexInstaller.uninstall();
+          }
+          for (int r = 0; r < encoded.length; r++) {
+            String label = what + " " + names[r] + ", read by " + (ours ? "ours" : "upstream's");
+            List<Cell> actual;
+            try {
+              actual = read(encoded[r], isGet, readSeed, rows, cols, maxTs, versions);
+            } catch (IOException | RuntimeException e) {
+              throw new AssertionError(label + ": " + e, e);
+            }
+            CellAssertions.assertSameCells(label, expected, actual);
+            assertSameTags(label, expected, actual);
+          }
+        }
+      }
+    }
+  }
+
+  private static List<Cell> read(LocalRegion region, boolean isGet, long readSeed, int rows,
+    int cols, int maxTs, int versions) throws IOException {
+    Random r = new Random(readSeed);
+    if (isGet) {
+      Get get = RandomReads.get(r, rows, cols, maxTs, versions);
+      return RandomReads.getCells(region.region(), get);
+    }
+    return region.scanAll(RandomReads.scan(r, rows, cols, maxTs, versions));
+  }
+
+  private static void assertSameTags(String label, List<Cell> expected, List<Cell> actual) {
+    for (int i = 0; i < expected.size(); i++) {
+      byte[] e = PrivateCellUtil.cloneTags(expected.get(i));
+      byte[] a = PrivateCellUtil.cloneTags(actual.get(i));
+      if (!Arrays.equals(e, a)) {
+        throw new AssertionError(label + ": cell " + i + " tags differ: "
+          + CellAssertions.describe(expected.get(i)) + " vs "
+          + CellAssertions.describe(actual.get(i)));
+      }
+    }
+  }
+}

@@ -1,0 +1,140 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.Test;
+
+public class ForkStatsTest {
+
+  @Test
+  public void meanIntervalIsStudentsTOverTheForks() {
+    ForkStats.Interval i = ForkStats.mean(new double[] { 1, 2, 3, 4, 5 });
+    // sd = sqrt(2.5), se = sd / sqrt(5) = 0.70711, t(0.975, 4 df) = 2.77645
+    assertEquals(3.0, i.estimate(), 1e-12);
+    assertEquals(3.0 - 2.77645 * 0.707107, i.low(), 1e-4);
+    assertEquals(3.0 + 2.77645 * 0.707107, i.high(), 1e-4);
+    assertTrue(i.quotable());
+    assertFalse(ForkStats.mean(new double[] { 1, 2, 3, 4 }).quotable());
+    assertTrue(Double.isNaN(ForkStats.mean(new double[] { 7 }).low()));
+  }
+
+  @Test
+  public void verdictNeedsTheWholeIntervalOnOneSide() {
+    assertEquals(ForkStats.Verdict.MET, new ForkStats.Interval(5, 1.6, 1.51, 1.7).against(1.5));
+    assertEquals(ForkStats.Verdict.INCONCLUSIVE,
+      new ForkStats.Interval(5, 1.6, 1.49, 1.7).against(1.5));
+    assertEquals(ForkStats.Verdict.NOT_MET,
+      new ForkStats.Interval(5, 1.3, 1.2, 1.49).against(1.5));
+    assertEquals(ForkStats.Verdict.INCONCLUSIVE,
+      new ForkStats.Interval(1, 1.6, Double.NaN, Double.NaN).against(1.5));
+  }
+
+  @Test
+  public void unpairedRatioIsTheRatioOfGeometricMeansWithAWelchInterval() {
+    double[] a = { 100, 102, 98, 101, 99 };
+    double[] b = { 200, 204, 196, 202, 198 };
+    ForkStats.Interval r = ForkStats.ratio(b, a);
+    assertEquals(2.0, r.estimate(), 1e-3);
+    assertTrue(r.low() < 2.0 && r.low() > 1.9);
+    assertTrue(r.high() > 2.0 && r.high() < 2.1);
+    assertEquals(ForkStats.Verdict.MET, r.against(1.5));
+    // The same forks on both sides: the interval holds 1 and nothing is decided.
+    ForkStats.Interval same = ForkStats.ratio(a, a.clone());
+    assertEquals(1.0, same.estimate(), 1e-12);
+    ForkStats.Interval noisy = ForkStats.ratio(new double[] { 90, 110, 95, 105, 100 }, a);
+    assertTrue(noisy.low() < 1 && noisy.high() > 1);
+    assertEquals(ForkStats.Verdict.INCONCLUSIVE, noisy.against(1.0));
+  }
+
+  @Test
+  public void unpairedRatioWithOneForkHasNoInterval() {
+    ForkStats.Interval r = ForkStats.ratio(new double[] { 4 }, new double[] { 2, 2 });
+    assertEquals(2.0, r.estimate(), 1e-12);
+    assertTrue(Double.isNaN(r.low()));
+  }
+
+  @Test
+  public void pairedRatiosAreSummarisedOnTheLogScale() {
+    ForkStats.Interval r = ForkStats.pairedRatio(new double[] { 2.0, 0.5, 2.0, 0.5, 1.0 });
+    assertEquals(1.0, r.estimate(), 1e-12);
+    assertTrue(r.low() < 1 && r.high() > 1);
+  }
+
+  @Test
+  public void forkMeansAverageEachForksIterations() {
+    double[] m = ForkStats.forkMeans(new double[][] { { 1, 3 }, { 10, 20, 30 } });
+    assertEquals(2.0, m[0], 0);
+    assertEquals(20.0, m[1], 0);
+  }
+
+  private static String entry(String mode, String jmhMode, String unit, double... forkScores) {
+    StringBuilder raw = new StringBuilder();
+    for (double s : forkScores) {
+      raw.append(raw.length() == 0 ? "" : ",").append('[').append(s).append(',').append(s)
+        .append(']');
+    }
+    return "{\"benchmark\":\"dev.x.FooBenchmark.get\",\"mode\":\"" + jmhMode + "\","
+      + "\"params\":{\"mode\":\"" + mode + "\",\"rows\":\"100\"},\"primaryMetric\":{\"score\":1,"
+      + "\"scoreUnit\":\"" + unit + "\",\"rawData\":[" + raw + "]}}";
+  }
+
+  @Test
+  public void compareModesOrientsRatiosSoThatAboveOneIsBetter() throws Exception {
+    String thrpt = "[" + entry("UPSTREAM", "thrpt", "ops/s", 100, 101, 99, 100, 100) + ","
+      + entry("PATCHED", "thrpt", "ops/s", 150, 151, 149, 150, 150) + "]";
+    List<Compare.Row> rows =
+      Compare.compareModes(Compare.read(thrpt, "t"), "UPSTREAM", "PATCHED", 1.2);
+    assertEquals(1, rows.size());
+    assertEquals("rows=100", rows.get(0).params());
+    assertEquals(1.5, rows.get(0).ratio().estimate(), 1e-3);
+    assertEquals("met", rows.get(0).verdict());
+
+    String avgt = "[" + entry("UPSTREAM", "avgt", "ns/op", 100, 101, 99) + ","
+      + entry("PATCHED", "avgt", "ns/op", 50, 51, 49) + "]";
+    Compare.Row r =
+      Compare.compareModes(Compare.read(avgt, "a"), "UPSTREAM", "PATCHED", null).get(0);
+    assertEquals(2.0, r.ratio().estimate(), 1e-2);
+    assertEquals("better (3 forks < 5)", r.verdict());
+  }
+
+  @Test
+  public void compareFilesMatchesCasesByBenchmarkAndParams() throws Exception {
+    Map<String, Compare.Side> old =
+      Compare.read("[" + entry("PATCHED", "thrpt", "ops/s", 100, 100, 100, 100, 100) + "]", "o");
+    Map<String, Compare.Side> now =
+      Compare.read("[" + entry("PATCHED", "thrpt", "ops/s", 80, 81, 79, 80, 80) + "]", "n");
+    Compare.Row r = Compare.compareFiles(old, now, null).get(0);
+    assertEquals("worse", r.verdict());
+  }
+
+  @Test
+  public void badInputIsRefusedWithTheReason() {
+    BadInputException e = assertThrows(BadInputException.class, () -> Compare.read("{}", "x.json"));
+    assertTrue(e.getMessage(), e.getMessage().contains("x.json"));
+    assertThrows(BadInputException.class, () -> Compare.compareModes(
+      Compare.read("[" + entry("PATCHED", "thrpt", "ops/s", 1, 2) + "]", "y"), "UPSTREAM",
+      "PATCHED", null));
+  }
+}
