@@ -22,6 +22,9 @@ import dev.hbasepatches.quotas.limit.Ticker;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ScheduledChore;
 import org.apache.hadoop.hbase.TableName;
@@ -68,7 +71,15 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   private final ThrottleRouter router;
   private volatile QuotaSnapshot snapshot = QuotaSnapshot.EMPTY;
   private volatile boolean throttleEnabled = true;
+  private volatile boolean exceedThrottleSwitch;
   private ScheduledChore refresher;
+  /** HBase's QuotaCache seam on this manager (null until started, or if it cannot be set). */
+  private volatile PacedQuotaCache cache;
+  /** Users seen since start; a new one asks for a refresh, as HBase's cache does. */
+  private final Set<String> seenUsers = ConcurrentHashMap.newKeySet();
+  private static final int MAX_SEEN_USERS = 100_000;
+  /** Managers started in this JVM: lets a check see the change is installed. */
+  private static final LongAdder STARTED = new LongAdder();
 
   public PacedRpcQuotaManager(RegionServerServices services) {
     this(services, (units, period) -> new SmoothRateLimit(units, period, Ticker.SYSTEM));
@@ -98,6 +109,16 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
       return;
     }
     throttleEnabled = throttleStorage.isRpcThrottleEnabled();
+    PacedQuotaCache c = new PacedQuotaCache(services, this);
+    if (c.installInto(this)) {
+      // HBase's own refresher chore drives ours (see PacedQuotaCache).
+      c.start();
+      cache = c;
+      STARTED.increment();
+      LOG.info("Paced request throttling started through the quota cache: refresh every {} ms, "
+        + "rpc throttle {}", refreshMs, throttleEnabled ? "on" : "off");
+      return;
+    }
     refresher = new ScheduledChore("PacedQuotaRefresher", services, refreshMs) {
       @Override
       protected void chore() {
@@ -111,10 +132,20 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
 
   @Override
   public synchronized void stop() {
+    PacedQuotaCache c = cache;
+    if (c != null) {
+      c.stop("shutdown");
+      cache = null;
+    }
     if (refresher != null) {
       refresher.shutdown(true);
       refresher = null;
     }
+  }
+
+  /** How many managers with the quota cache seam this JVM has started. */
+  public static long started() {
+    return STARTED.sum();
   }
 
   /** Re-reads {@code hbase:quota} now; false when the table could not be read. */
@@ -128,6 +159,7 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
         ? QuotaTableReader.factors(services, c.entries)
         : ScopeFactors.WHOLE;
       snapshot = book.rebuild(c.entries, c.exceedThrottle, factors);
+      exceedThrottleSwitch = c.exceedThrottle;
       return true;
     } catch (IOException | RuntimeException e) {
       LOG.warn("Could not read request throttles from hbase:quota; keeping the last ones", e);
@@ -137,6 +169,48 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
 
   QuotaSnapshot snapshot() {
     return snapshot;
+  }
+
+  /** Whether {@code Admin.exceedThrottleQuotaSwitch} is on, as last read. */
+  boolean exceedThrottleSwitch() {
+    return exceedThrottleSwitch;
+  }
+
+  /** Whether a user throttle (its own or the defaults) applies to {@code user} on the table. */
+  boolean userThrottled(String user, TableName table) {
+    UserLimits u = router.userLimits(snapshot, user);
+    return u != null && u.forTable(table) != null;
+  }
+
+  /**
+   * The name user quotas are kept under for a caller named {@code shortName}: the request
+   * attribute override if the current call carries one, as HBase's cache decides.
+   */
+  String quotaUserName(String shortName) {
+    if (userOverrideKey != null) {
+      Optional<RpcCall> call = RpcServer.getCurrentCall();
+      if (call.isPresent()) {
+        byte[] override = call.get().getRequestAttribute(userOverrideKey);
+        if (override != null) {
+          return Bytes.toString(override);
+        }
+      }
+    }
+    return shortName;
+  }
+
+  /** A user not seen before asks for a refresh now rather than at the next period. */
+  private String noteUser(String user) {
+    PacedQuotaCache c = cache;
+    if (c != null && !seenUsers.contains(user)) {
+      if (seenUsers.size() >= MAX_SEEN_USERS) {
+        seenUsers.clear();
+      }
+      if (seenUsers.add(user)) {
+        c.refreshSoon();
+      }
+    }
+    return user;
   }
 
   QuotaBook book() {
@@ -176,6 +250,11 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   private OperationQuota quotaFor(Region region) {
     QuotaSnapshot s = snapshot;
     if (!router.anyThrottle(s) || !throttleEnabled) {
+      if (cache != null && !region.getRegionInfo().getTable().isSystemTable()) {
+        // HBase's cache refreshes when it meets a user it has not seen (e.g. an override name
+        // whose throttle was just set); the user lookup is the one cost this path keeps.
+        requestUser();
+      }
       return FreeOperationQuota.INSTANCE;
     }
     TableName table = region.getTableDescriptor().getTableName();
@@ -194,16 +273,16 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
       if (userOverrideKey != null) {
         byte[] override = c.getRequestAttribute(userOverrideKey);
         if (override != null) {
-          return Bytes.toString(override);
+          return noteUser(Bytes.toString(override));
         }
       }
       Optional<User> user = c.getRequestUser();
       if (user.isPresent()) {
-        return user.get().getShortName();
+        return noteUser(user.get().getShortName());
       }
     }
     try {
-      return User.getCurrent().getShortName();
+      return noteUser(User.getCurrent().getShortName());
     } catch (IOException e) {
       throw new IllegalStateException("no current user", e);
     }

@@ -50,11 +50,17 @@ final class ThrottleRouter {
   /**
    * @param user the user's short name, or null when {@link #needsUser} said it is not needed
    */
-  OperationQuota route(QuotaSnapshot s, String user, TableName table, int blockSize) {
+  /** The user's limits under {@code s}: its own, else the defaults, else null. */
+  UserLimits userLimits(QuotaSnapshot s, String user) {
     UserLimits u = user == null ? null : s.user(user);
     if (u == null && user != null && defaults != null) {
       u = defaults.forUser(user);
     }
+    return u;
+  }
+
+  OperationQuota route(QuotaSnapshot s, String user, TableName table, int blockSize) {
+    UserLimits u = userLimits(s, user);
     LimitSet userSet = u == null ? null : u.forTable(table);
     if (u != null && u.bypassGlobals()) {
       return userSet == null

@@ -413,4 +413,75 @@ public class PacedQuotaMiniClusterTest {
       awaitSnapshot("bob unthrottled", s -> s.user("bob") == null);
     }
   }
+
+  /** Gets (or multi-gets of {@code batch} rows) until the first refusal; how many got through. */
+  private static int readsUntilRefused(Table t, int batch, int max) throws IOException {
+    int admitted = 0;
+    for (int i = 0; i < max; i++) {
+      try {
+        if (batch == 1) {
+          t.get(new Get(Bytes.toBytes(String.format("bbs%05d", (i * 37) % 2000))));
+        } else {
+          List<Get> gets = new ArrayList<>();
+          for (int j = 0; j < batch; j++) {
+            gets.add(new Get(Bytes.toBytes(String.format("bbs%05d", (i * 131 + j * 197) % 2000))));
+          }
+          t.get(gets);
+        }
+        admitted++;
+      } catch (IOException e) {
+        assertNotNull(e.toString(), LoadProbe.throttling(e));
+        return admitted;
+      }
+    }
+    return admitted;
+  }
+
+  /**
+   * What upstream's TestBlockBytesScannedQuota checks, on the system clock: a read-size throttle
+   * is charged the blocks a read scans, not the few bytes it returns. 2,000 rows of 200 bytes
+   * fill several 64 KB blocks; a Get of one small cell scans a whole block. Under a throttle of
+   * 10.1 blocks a minute, about ten Gets get through before the first refusal (refill over the
+   * run is a fraction of a block), where charging result bytes (~250 B a Get) would admit all 40;
+   * a multi-get of 10 rows spread over the blocks scans several blocks, so at most ten do.
+   */
+  @Test
+  public void readSizeThrottleChargesBlockBytesScanned() throws Exception {
+    Admin admin = CLUSTER.admin();
+    TableName bbs = TableName.valueOf("paced_bbs");
+    admin.createTable(TableDescriptorBuilder.newBuilder(bbs)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
+    int blockSize = admin.getDescriptor(bbs).getColumnFamily(F).getBlocksize();
+    try (Table t = CLUSTER.connection().getTable(bbs)) {
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 2000; i++) {
+        puts.add(new Put(Bytes.toBytes(String.format("bbs%05d", i))).addColumn(F, Q,
+          new byte[200]));
+      }
+      t.put(puts);
+    }
+    admin.flush(bbs);
+    long limit = Math.round(10.1 * blockSize);
+    for (String user : new String[] { "gina", "hank" }) {
+      admin.setQuota(QuotaSettingsFactory.throttleUser(user, ThrottleType.READ_SIZE, limit,
+        TimeUnit.MINUTES));
+    }
+    try (Connection gina = LoadProbe.connect(CLUSTER.conf(), LoadProbe.user(CLUSTER.conf(),
+      "gina")); Connection hank = LoadProbe.connect(CLUSTER.conf(),
+        LoadProbe.user(CLUSTER.conf(), "hank"))) {
+      awaitSnapshot("gina and hank throttled",
+        s -> s.user("gina") != null && s.user("hank") != null);
+      int gets = readsUntilRefused(gina.getTable(bbs), 1, 40);
+      assertTrue("Gets admitted under 10.1 blocks/min: " + gets, gets >= 8 && gets <= 12);
+      int multis = readsUntilRefused(hank.getTable(bbs), 10, 40);
+      assertTrue("multi-gets of 10 admitted under 10.1 blocks/min: " + multis,
+        multis >= 1 && multis <= 10);
+    } finally {
+      for (String user : new String[] { "gina", "hank" }) {
+        admin.setQuota(QuotaSettingsFactory.unthrottleUser(user));
+      }
+      awaitSnapshot("gina and hank unthrottled",
+        s -> s.user("gina") == null && s.user("hank") == null);
+    }
+  }
 }

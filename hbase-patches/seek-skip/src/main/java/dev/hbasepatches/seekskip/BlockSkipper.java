@@ -63,6 +63,9 @@ final class BlockSkipper implements SkippingKeyValueHeap.Target {
   private final StoreScanner owner;
   private final SeekPolicy policy;
   private final CellComparator comparator;
+  /** The scanner reseeks lazily (explicit columns, lazy seek on): see {@link #lazySeek()}. */
+  private final boolean lazySeek;
+  private final boolean useRowColBloom;
   private ScanQueryMatcher matcher;
   private ColumnTracker columns;
   private boolean hintingColumns;
@@ -82,6 +85,8 @@ final class BlockSkipper implements SkippingKeyValueHeap.Target {
     this.owner = owner;
     this.policy = policy;
     this.comparator = comparator;
+    this.lazySeek = ScannerInternals.lazySeek(owner);
+    this.useRowColBloom = lazySeek && ScannerInternals.useRowColBloom(owner);
   }
 
   SeekPolicy policy() {
@@ -135,6 +140,11 @@ final class BlockSkipper implements SkippingKeyValueHeap.Target {
       return false;
     }
     prepareSeekKey(cell, target);
+    if (lazySeek && !topMayStep(heap.getNextIndexedKey(), cell)) {
+      exactKey = null;
+      policy.sought(target, 0, false);
+      return false;
+    }
     if (heap instanceof SkippingKeyValueHeap) {
       return skipPerFile((SkippingKeyValueHeap) heap, cell, target, budget);
     }
@@ -191,6 +201,30 @@ final class BlockSkipper implements SkippingKeyValueHeap.Target {
       policy.skipped(target, steps);
     }
     return true;
+  }
+
+  /**
+   * With lazy seek the reseek is lazy and may read no block at all (a newer file answers first,
+   * or a ROWCOL bloom rules the file out, HBASE-4465), so stepping must never read a block that
+   * reseek would not. Step only where upstream's rule would: the top file's next indexed key is
+   * known and not before the seek key, or there is no next block. An unknown key (memstore, or a
+   * file whose lazy seek was just carried out) means seek.
+   */
+  private boolean topMayStep(Cell nextIndexedKey, Cell cell) {
+    if (nextIndexedKey == null) {
+      return false;
+    }
+    return nextIndexedKey == KeyValueScanner.NO_NEXT_INDEXED_KEY || beforeKey(nextIndexedKey, cell);
+  }
+
+  @Override
+  public boolean lazySeek() {
+    return lazySeek;
+  }
+
+  @Override
+  public boolean useRowColBloom() {
+    return useRowColBloom;
   }
 
   @Override

@@ -34,15 +34,27 @@ import org.apache.yetus.audience.InterfaceAudience;
 final class ScannerInternals {
   private static final MethodHandle MATCHER;
   private static final MethodHandle COLUMNS;
+  private static final MethodHandle EXPLICIT_COLUMNS;
+  private static final MethodHandle ROWCOL_BLOOM;
+  private static final MethodHandle LAZY_SEEK;
   private static final String PROBLEM;
 
   static {
     MethodHandle matcher = null;
     MethodHandle columns = null;
+    MethodHandle explicitColumns = null;
+    MethodHandle rowColBloom = null;
+    MethodHandle lazySeek = null;
     String problem = null;
     try {
-      matcher = MethodHandles.privateLookupIn(StoreScanner.class, MethodHandles.lookup())
-        .findGetter(StoreScanner.class, "matcher", ScanQueryMatcher.class);
+      MethodHandles.Lookup scanner =
+        MethodHandles.privateLookupIn(StoreScanner.class, MethodHandles.lookup());
+      matcher = scanner.findGetter(StoreScanner.class, "matcher", ScanQueryMatcher.class);
+      explicitColumns = scanner.findGetter(StoreScanner.class, "explicitColumnQuery",
+        boolean.class);
+      rowColBloom = scanner.findGetter(StoreScanner.class, "useRowColBloom", boolean.class);
+      lazySeek = scanner.findStaticGetter(StoreScanner.class, "lazySeekEnabledGlobally",
+        boolean.class);
       columns = MethodHandles.privateLookupIn(ScanQueryMatcher.class, MethodHandles.lookup())
         .findGetter(ScanQueryMatcher.class, "columns", ColumnTracker.class);
     } catch (ReflectiveOperationException | RuntimeException e) {
@@ -51,6 +63,9 @@ final class ScannerInternals {
     }
     MATCHER = matcher;
     COLUMNS = columns;
+    EXPLICIT_COLUMNS = explicitColumns;
+    ROWCOL_BLOOM = rowColBloom;
+    LAZY_SEEK = lazySeek;
     PROBLEM = problem;
   }
 
@@ -67,6 +82,27 @@ final class ScannerInternals {
       return (ScanQueryMatcher) MATCHER.invokeExact(scanner);
     } catch (Throwable t) {
       throw new IllegalStateException("cannot read the scanner's query matcher", t);
+    }
+  }
+
+  /**
+   * Whether the scanner seeks lazily (HBASE-4465): an explicit column list with lazy seek on, the
+   * case where StoreScanner reseeks through {@code KeyValueHeap.requestSeek}.
+   */
+  static boolean lazySeek(StoreScanner scanner) {
+    try {
+      return (boolean) EXPLICIT_COLUMNS.invokeExact(scanner) && (boolean) LAZY_SEEK.invokeExact();
+    } catch (Throwable t) {
+      throw new IllegalStateException("cannot read the scanner's lazy seek setting", t);
+    }
+  }
+
+  /** Whether the scanner's lazy seeks consult ROWCOL bloom filters. */
+  static boolean useRowColBloom(StoreScanner scanner) {
+    try {
+      return (boolean) ROWCOL_BLOOM.invokeExact(scanner);
+    } catch (Throwable t) {
+      throw new IllegalStateException("cannot read the scanner's bloom setting", t);
     }
   }
 

@@ -18,7 +18,10 @@
 package dev.hbasepatches.seekskip;
 
 import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.NavigableSet;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Scan;
@@ -39,6 +42,15 @@ import org.slf4j.LoggerFactory;
 public class SeekSkipStore extends HStore {
   private static final Logger LOG = LoggerFactory.getLogger(SeekSkipStore.class);
 
+  /** Stores opened per effective mode in this JVM: lets a check see the change is installed. */
+  private static final Map<SeekSkipMode, LongAdder> OPENED = new EnumMap<>(SeekSkipMode.class);
+
+  static {
+    for (SeekSkipMode m : SeekSkipMode.values()) {
+      OPENED.put(m, new LongAdder());
+    }
+  }
+
   private final SeekSkipMode mode;
   private final int maxSkips;
   private final SeekDecisions decisions = new SeekDecisions();
@@ -48,6 +60,12 @@ public class SeekSkipStore extends HStore {
     super(region, family, conf, warmup);
     this.mode = effectiveMode(getReadOnlyConfiguration(), this);
     this.maxSkips = BoundedSkipPolicy.from(getReadOnlyConfiguration()).maxSkips();
+    OPENED.get(mode).increment();
+  }
+
+  /** How many SeekSkip stores this JVM has opened in {@code mode}. */
+  public static long storesOpened(SeekSkipMode mode) {
+    return OPENED.get(mode).sum();
   }
 
   /**

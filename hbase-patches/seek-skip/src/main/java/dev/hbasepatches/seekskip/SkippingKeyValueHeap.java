@@ -59,6 +59,16 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
 
     /** The seek key itself, for scanners that must reseek. */
     Cell seekKey();
+
+    /**
+     * Whether the scanner reseeks lazily ({@code KeyValueHeap.requestSeek}): then the other
+     * files are not stepped but asked for a lazy seek, as a reseek would, so a file a newer one
+     * answers for, or a ROWCOL bloom rules out, is never read (HBASE-4465).
+     */
+    boolean lazySeek();
+
+    /** Whether those lazy seeks consult ROWCOL bloom filters. */
+    boolean useRowColBloom();
   }
 
   /** Scanners taken off the heap during one pass; reused to keep the pass allocation free. */
@@ -72,6 +82,7 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
   private long movedScanners;
   private long enforcedSeeks;
   private long fakeReseeks;
+  private long lazyRequests;
 
   SkippingKeyValueHeap(List<? extends KeyValueScanner> scanners, CellComparator comparator)
     throws IOException {
@@ -108,6 +119,10 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
 
   long fakeReseeks() {
     return fakeReseeks;
+  }
+
+  long lazyRequests() {
+    return lazyRequests;
   }
 
   /**
@@ -193,6 +208,14 @@ final class SkippingKeyValueHeap extends KeyValueHeap {
 
   private void advance(KeyValueScanner scanner, Target target, int budget) throws IOException {
     if (atOrPast(scanner, target)) {
+      return;
+    }
+    if (target.lazySeek()) {
+      // What the heap's lazy reseek does with a file behind the key; the final pollRealKV
+      // carries out the seeks that turn out to matter, as KeyValueHeap.requestSeek's does.
+      scanner.requestSeek(target.seekKey(), true, target.useRowColBloom());
+      indexReseeks++;
+      lazyRequests++;
       return;
     }
     if (!scanner.realSeekDone()) {
