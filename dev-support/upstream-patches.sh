@@ -48,6 +48,8 @@
 #   --work DIR           scratch directory (default target/upstream-patches under the project)
 #   --no-compile         apply only
 #   --release N          javac --release (default 8, what HBase 2.6 builds for)
+#   --series-dir NAME    check upstream/NAME/*.patch instead of upstream/*.patch where a change has
+#                        that directory (branch-2.6: the series rebased on the newest 2.6 sources)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +65,7 @@ CLASSPATH_FILE=""
 WORK="$ROOT/target/upstream-patches"
 COMPILE=1
 RELEASE=8
+SERIES_DIR=""
 ARGS=()
 
 usage() {
@@ -83,6 +86,7 @@ parse_options() {
       --work) mkdir -p "$2"; WORK=$(cd "$2" && pwd); shift 2 ;;
       --no-compile) COMPILE=0; shift ;;
       --release) RELEASE="$2"; shift 2 ;;
+      --series-dir) SERIES_DIR="$2"; shift 2 ;;
       -h|--help) usage; exit 0 ;;
       --*) die "unknown option $1 (see --help)" ;;
       *) ARGS+=("$1"); shift ;;
@@ -107,8 +111,15 @@ change_dir() {
   die "no upstream series for change '$c' (expected hbase-patches/$c/upstream/*.patch)"
 }
 
+# A change's series: upstream/*.patch, or with --series-dir NAME upstream/NAME/*.patch where that
+# directory exists (a series that applies unchanged to NAME's base has none).
 series_of() {
-  ls "$(change_dir "$1")"/upstream/*.patch 2>/dev/null | sort || true
+  local dir
+  dir="$(change_dir "$1")/upstream"
+  if [ -n "$SERIES_DIR" ] && [ -d "$dir/$SERIES_DIR" ]; then
+    dir="$dir/$SERIES_DIR"
+  fi
+  ls "$dir"/*.patch 2>/dev/null | sort || true
 }
 
 # Repository paths the series touches (both sides of renames are not used by our series).
@@ -171,18 +182,45 @@ pristine_file() {
 }
 
 # The compile classpath: upstream's jars and test jars, as the upstream-patches module sees them.
+# With --hbase-version V, every org.apache.hbase jar of the pinned release is swapped for V's
+# (fetched from Central; an artifact V does not publish keeps the pinned jar, and says so).
 resolve_classpath() {
-  if [ -n "$CLASSPATH_FILE" ]; then
-    [ -f "$CLASSPATH_FILE" ] || die "no classpath file $CLASSPATH_FILE"
-    return 0
+  if [ -z "$CLASSPATH_FILE" ]; then
+    CLASSPATH_FILE="$WORK/classpath.txt"
+    if [ ! -s "$CLASSPATH_FILE" ]; then
+      say "building the compile classpath with Maven (hbase-patches/upstream-patches)"
+      (cd "$ROOT" && mvn -B -q -ntp -pl hbase-patches/upstream-patches \
+        org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath \
+        -Dmdep.includeScope=test -Dmdep.outputFile="$CLASSPATH_FILE") \
+        || die "could not build the classpath"
+    fi
   fi
-  CLASSPATH_FILE="$WORK/classpath.txt"
-  [ -s "$CLASSPATH_FILE" ] && return 0
-  say "building the compile classpath with Maven (hbase-patches/upstream-patches)"
-  (cd "$ROOT" && mvn -B -q -ntp -pl hbase-patches/upstream-patches \
-    org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath \
-    -Dmdep.includeScope=test -Dmdep.outputFile="$CLASSPATH_FILE") \
-    || die "could not build the classpath"
+  [ -f "$CLASSPATH_FILE" ] || die "no classpath file $CLASSPATH_FILE"
+  local pinned
+  pinned=$(pom_hbase_version)
+  [ -n "$HBASE_VERSION" ] && [ "$HBASE_VERSION" != "$pinned" ] || return 0
+  local jars="$WORK/jars-$HBASE_VERSION" entry out=() artifact file swapped
+  mkdir -p "$jars"
+  while read -r entry; do
+    case "$entry" in
+      */org/apache/hbase/*/"$pinned"/*.jar)
+        artifact=$(basename "$(dirname "$(dirname "$entry")")")
+        file=$(basename "$entry")
+        swapped="$jars/${file/$pinned/$HBASE_VERSION}"
+        if [ ! -f "$swapped" ]; then
+          local coords="org.apache.hbase:$artifact:$HBASE_VERSION:jar"
+          case "$file" in *-tests.jar) coords="$coords:tests" ;; esac
+          (cd "$ROOT" && mvn -B -q -ntp org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+            -Dartifact="$coords" -DoutputDirectory="$jars") >/dev/null 2>&1 \
+            || say "$coords is not on Central; keeping $file"
+        fi
+        if [ -f "$swapped" ]; then out+=("$swapped"); else out+=("$entry"); fi
+        ;;
+      *) out+=("$entry") ;;
+    esac
+  done < <(tr ':' '\n' < "$CLASSPATH_FILE" | grep -v '^$')
+  CLASSPATH_FILE="$WORK/classpath-$HBASE_VERSION.txt"
+  (IFS=:; echo "${out[*]}") > "$CLASSPATH_FILE"
 }
 
 # Applies the series of change $1 to a fresh tree under $WORK/$1 and compiles it.
