@@ -43,6 +43,7 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -429,6 +430,12 @@ public class PacedQuotaMiniClusterTest {
           t.get(gets);
         }
         admitted++;
+      } catch (RetriesExhaustedWithDetailsException e) {
+        // A multi-get: every refused action carries its own throttling exception.
+        for (Throwable cause : e.getCauses()) {
+          assertNotNull(cause.toString(), LoadProbe.throttling(cause));
+        }
+        return admitted;
       } catch (IOException e) {
         assertNotNull(e.toString(), LoadProbe.throttling(e));
         return admitted;
