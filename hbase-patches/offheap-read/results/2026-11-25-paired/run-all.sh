@@ -5,8 +5,8 @@ R=hbase-patches/offheap-read/results/2026-11-25-paired
 run() {
   name=$1; shift
   echo "== $name $(date -u)" >> $R/commands.txt
-  echo "JMH_JAR=/tmp/oh/bench2.jar dev-support/paired-forks.sh --rounds 5 --cpu cpuNanos --out $R/$name OffHeapReadBenchmark mode=PATCHED,BASELINE,UPSTREAM -- $*" >> $R/commands.txt
-  JMH_JAR=/tmp/oh/bench2.jar dev-support/paired-forks.sh --rounds 5 --cpu cpuNanos --out $R/$name OffHeapReadBenchmark mode=PATCHED,BASELINE,UPSTREAM -- "$@" > $R/$name.log 2>&1
+  echo "JMH_JAR=/tmp/oh/bench3.jar dev-support/paired-forks.sh --rounds 5 --cpu cpuNanos --out $R/$name OffHeapReadBenchmark mode=PATCHED,BASELINE,UPSTREAM -- $*" >> $R/commands.txt
+  JMH_JAR=/tmp/oh/bench3.jar dev-support/paired-forks.sh --rounds 5 --cpu cpuNanos --out $R/$name OffHeapReadBenchmark mode=PATCHED,BASELINE,UPSTREAM -- "$@" > $R/$name.log 2>&1
   echo "   done $(date -u)" >> $R/commands.txt
 }
 run multiGet-1000-t2 -p workload=multiGet -p valueSize=1000 -t 2 -prof gc -wi 4 -w 3s -i 5 -r 2s
