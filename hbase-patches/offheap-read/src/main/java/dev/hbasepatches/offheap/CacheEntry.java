@@ -50,7 +50,7 @@ final class CacheEntry implements ByteBuffAllocator.Recycler, CachedBlock {
   final boolean inMemory;
   /** The slot's bytes: position 0, limit {@link #length}; only read with absolute gets. */
   final ByteBuffer data;
-  /** Owns the entry's one reference count; its recycler is this entry. */
+  /** Owns the entry's one reference count ({@link EntryRefCnt}), which frees via this entry. */
   ByteBuff buff;
   /**
    * Built once at insert over {@link #buff}, sharing its count; every hit returns this same

@@ -32,6 +32,7 @@ import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.CachedBlock;
+import org.apache.hadoop.hbase.nio.ByteBuff;
 import org.apache.hadoop.hbase.nio.SingleByteBuff;
 import org.apache.hadoop.hbase.util.ByteBufferUtils;
 import org.slf4j.Logger;
@@ -129,7 +130,7 @@ public class SlabBlockCache implements BlockCache {
       buf.serialize(data, true);
       data.rewind();
       entry = new CacheEntry(key, sc, slot, data, buf.getBlockType(), inMemory);
-      entry.buff = new SingleByteBuff(entry, data.duplicate());
+      entry.buff = ByteBuff.wrap(new ByteBuffer[] { data.duplicate() }, new EntryRefCnt(entry));
       entry.deserializer = buf.getDeserializer();
       entry.block = prebuild(entry);
     } catch (IOException | RuntimeException e) {
