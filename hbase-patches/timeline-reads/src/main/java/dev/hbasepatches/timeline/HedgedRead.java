@@ -63,7 +63,8 @@ final class HedgedRead<T> {
 
   HedgedRead(ReadPlan plan, ReplicaLocations.Entry entry, byte[] row,
     IntFunction<CompletableFuture<T>> send, BiFunction<T, Boolean, T> markStale,
-    java.util.function.Predicate<T> weak, HedgePolicy policy, ReplicaLocations locations, ScheduledExecutorService timer,
+    java.util.function.Predicate<T> weak, HedgePolicy policy, ReplicaLocations locations,
+    ScheduledExecutorService timer,
     TimelineStats stats) {
     this.plan = plan;
     this.entry = entry;
