@@ -31,8 +31,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  * to [min, max]; the max while nothing is known.</li>
  * <li>Secondaries ranked by the same quantile of their recent latency as secondaries; one with no
  * samples yet ranks first, so every replica gets measured.</li>
- * <li>A demoted primary ({@link PrimaryHealth}) is asked second, after the best secondary, as
- * long as that secondary is measurably faster.</li>
+ * <li>A demoted primary ({@link PrimaryHealth}) is asked second, after the best secondary.</li>
  * <li>An unknown primary location (the region is moving) puts the primary last, with no wait
  * before the first secondary.</li>
  * </ul>
@@ -114,7 +113,7 @@ public final class HedgePolicy {
       order[n - 1] = 0;
       reroute = ReadPlan.PRIMARY_UNKNOWN;
       delay = secondaryDelay(replicas[order[0]]);
-    } else if (demoted(primary, replicas[order[0]], nowNanos)) {
+    } else if (record(primary).health.isDemoted(nowNanos)) {
       // best secondary first, then the primary, then the rest
       System.arraycopy(order, 1, order, 2, n - 2);
       order[1] = 0;
@@ -140,19 +139,6 @@ public final class HedgePolicy {
       order[i] = i;
     }
     return new ReadPlan(order, settings.delayMaxNanos, ReadPlan.NO_REROUTE);
-  }
-
-  /**
-   * A late primary is skipped only while the best secondary is clearly faster (its quantile under
-   * half the primary's): when everything is late (a busy client, a busy network) the primary,
-   * which has the newest data, stays first.
-   */
-  private boolean demoted(ServerName primary, ServerName bestSecondary, long nowNanos) {
-    if (bestSecondary == null || !record(primary).health.isDemoted(nowNanos)) {
-      return false;
-    }
-    long secondary = record(bestSecondary).asSecondary.quantileNanos();
-    return secondary >= 0 && 2 * secondary < record(primary).asPrimary.quantileNanos();
   }
 
   private long secondaryDelay(ServerName server) {
@@ -197,9 +183,10 @@ public final class HedgePolicy {
   }
 
   /**
-   * The primary's part in a read: {@code late} when another replica answered first (then
-   * {@code nanos} is its latency so far, a lower bound, recorded as a sample) or when it answered
-   * only after the read's hedge delay (its latency was recorded by {@link #answered}).
+   * The primary's part in a read: {@code answered} false when another replica answered first
+   * (then {@code nanos} is its latency so far, a lower bound, recorded as a sample); {@code late}
+   * when it answered only after the read's hedge delay (its latency was recorded by
+   * {@link #answered}).
    */
   public void primaryOutcome(ServerName primary, boolean late, long nanos, long nowNanos,
     boolean answered) {
@@ -210,7 +197,8 @@ public final class HedgePolicy {
     if (!answered) {
       r.asPrimary.record(nanos);
     }
-    r.health.record(late, nowNanos);
+    r.health.record(!answered, late, r.asPrimary.quantileNanos() > settings.delayMaxNanos,
+      nowNanos);
   }
 
   double budgetAvailable() {

@@ -32,7 +32,8 @@ import org.apache.hadoop.hbase.ServerName;
  * plan's delay if the budget allows (or past the cap regardless), one at a time. The first answer
  * wins and the others are cancelled, which also stops the connection's retries for them. A
  * replica that fails hands over to the next one at once, without a token: that request replaces
- * one, it does not add one.
+ * one, it does not add one. So does a secondary's empty answer, which is returned only if no
+ * other replica has anything.
  *
  * @param <T> what the read returns (a Result, or a scan's list of them)
  */
@@ -52,13 +53,18 @@ final class HedgedRead<T> {
   private final CompletableFuture<?>[] inFlight;
   private final long[] sentAt;
   private final long start;
+  private final java.util.function.Predicate<T> weak;
   private int sent;
   private int failed;
+  private T fallback;
+  private int fallbackIndex;
+  private Throwable firstError;
   private ScheduledFuture<?> pending;
 
   HedgedRead(ReadPlan plan, ReplicaLocations.Entry entry, byte[] row,
     IntFunction<CompletableFuture<T>> send, BiFunction<T, Boolean, T> markStale,
-    HedgePolicy policy, ReplicaLocations locations, ScheduledExecutorService timer,
+    java.util.function.Predicate<T> weak, HedgePolicy policy, ReplicaLocations locations,
+    ScheduledExecutorService timer,
     TimelineStats stats) {
     this.plan = plan;
     this.entry = entry;
@@ -66,6 +72,7 @@ final class HedgedRead<T> {
     this.row = row;
     this.send = send;
     this.markStale = markStale;
+    this.weak = weak;
     this.policy = policy;
     this.locations = locations;
     this.timer = timer;
@@ -142,28 +149,50 @@ final class HedgedRead<T> {
 
   private void onDone(int index, T value, Throwable error) {
     int replica = plan.order[index];
+    Throwable cause = null;
     if (error == null) {
-      win(index, replica, value);
-      return;
-    }
-    Throwable cause = error instanceof CompletionException && error.getCause() != null
-      ? error.getCause() : error;
-    if (cause instanceof CancellationException) {
-      return;
-    }
-    if (replica == 0) {
-      locations.primaryUnknown(row);
+      if (replica == 0 || !weak.test(value)) {
+        win(index, replica, value);
+        return;
+      }
+      // an empty answer from a secondary may only mean it has not caught up (a replica just
+      // opened elsewhere serves nothing until it sees the primary's files): keep it as the
+      // answer of last resort and ask the next replica at once
+      synchronized (this) {
+        if (fallback == null) {
+          fallback = value;
+          fallbackIndex = index;
+        }
+      }
+    } else {
+      cause = error instanceof CompletionException && error.getCause() != null
+        ? error.getCause() : error;
+      if (cause instanceof CancellationException) {
+        return;
+      }
+      if (replica == 0) {
+        locations.primaryUnknown(row);
+      }
     }
     boolean last;
     boolean idle;
+    T lastResort;
+    int lastResortIndex;
     synchronized (this) {
       failed++;
       last = failed == plan.order.length;
       idle = failed == sent;
+      lastResort = fallback;
+      lastResortIndex = fallbackIndex;
+      if (cause != null && firstError == null) {
+        firstError = cause;
+      }
     }
-    if (last) {
+    if (last && lastResort != null) {
+      win(lastResortIndex, plan.order[lastResortIndex], lastResort);
+    } else if (last) {
       stats.failures.increment();
-      result.completeExceptionally(cause);
+      result.completeExceptionally(firstError);
     } else if (idle) {
       // nothing else in flight: ask the next replica now, in place of the failed one
       sendNext();

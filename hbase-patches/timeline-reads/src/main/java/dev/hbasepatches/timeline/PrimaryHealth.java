@@ -20,49 +20,58 @@ package dev.hbasepatches.timeline;
 /**
  * Whether a server still deserves to be asked first for the regions whose primary it holds.
  * A delay learned from a slow primary's own latency follows it up (the seed measured 20.8 ms),
- * so a quantile alone cannot save a uniformly slow primary; counting how often it is late (it
- * lost the race to a hedge, or answered only after the hedge delay) can. When at least
- * {@code lossRatio} of its last {@code reads} reads were late it is demoted for
- * {@code periodNanos}; afterwards it starts again with a clean record. A short window reacts
- * within a few reads to a server that stops answering.
+ * so a quantile alone cannot save a uniformly slow primary; counting how it fares can. It is
+ * demoted for {@code periodNanos} when, of its last {@code reads} reads, at least
+ * {@code lossRatio} were lost (another replica answered first: it is not answering), or at least
+ * that many were late (answered only after the hedge delay) while it is also slower than the
+ * delay's upper clamp (its own quantile, which follows it up, no longer tells). Late answers
+ * alone are not enough: when the whole machine is slow everything is late. Afterwards it starts
+ * again with a clean record. A short window reacts within a few reads.
  */
 final class PrimaryHealth {
 
   private final boolean[] lost;
+  private final boolean[] late;
   private final double lossRatio;
   private final int minReads;
   private final long periodNanos;
   private int next;
   private int size;
   private int losses;
+  private int lates;
   private long demotedUntil;
   private volatile boolean demoted;
 
   PrimaryHealth(int reads, double lossRatio, long periodNanos) {
     this.lost = new boolean[reads];
+    this.late = new boolean[reads];
     this.lossRatio = lossRatio;
     this.minReads = reads;
     this.periodNanos = periodNanos;
   }
 
-  /** One read the primary took part in: {@code wasLost} when another replica answered first. */
-  synchronized void record(boolean wasLost, long nowNanos) {
+  /**
+   * One read the primary took part in: {@code wasLost} when another replica answered first,
+   * {@code wasLate} when it answered after the hedge delay (or was lost), {@code slow} when its
+   * latency quantile is above the delay's upper clamp.
+   */
+  synchronized void record(boolean wasLost, boolean wasLate, boolean slow, long nowNanos) {
     if (demoted) {
       return;
     }
     if (size == lost.length) {
-      if (lost[next]) {
-        losses--;
-      }
+      losses -= lost[next] ? 1 : 0;
+      lates -= late[next] ? 1 : 0;
     } else {
       size++;
     }
     lost[next] = wasLost;
-    if (wasLost) {
-      losses++;
-    }
+    late[next] = wasLate || wasLost;
+    losses += wasLost ? 1 : 0;
+    lates += late[next] ? 1 : 0;
     next = next + 1 == lost.length ? 0 : next + 1;
-    if (size >= minReads && losses >= lossRatio * size) {
+    if (size >= minReads
+      && (losses >= lossRatio * size || (slow && lates >= lossRatio * size))) {
       demoted = true;
       demotedUntil = nowNanos + periodNanos;
     }
@@ -76,6 +85,8 @@ final class PrimaryHealth {
     if (demoted && nowNanos - demotedUntil >= 0) {
       demoted = false;
       java.util.Arrays.fill(lost, false);
+      java.util.Arrays.fill(late, false);
+      lates = 0;
       size = 0;
       next = 0;
       losses = 0;

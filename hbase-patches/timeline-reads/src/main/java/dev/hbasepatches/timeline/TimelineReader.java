@@ -135,7 +135,7 @@ public final class TimelineReader implements Closeable {
       return asyncTable.get(get);
     }
     return hedged(get.getRow(), replica -> asyncTable.get(onReplica(get, replica)),
-      TimelineReader::withStale);
+      TimelineReader::withStale, r -> r.isEmpty() && !get.isCheckExistenceOnly());
   }
 
   /** Many Gets, waiting for every answer; results in the order of {@code gets}. */
@@ -209,7 +209,7 @@ public final class TimelineReader implements Closeable {
         out.add(withStale(r, stale));
       }
       return out;
-    }));
+    }, List::isEmpty));
   }
 
   private static Get onReplica(Get get, int replica) {
@@ -226,7 +226,8 @@ public final class TimelineReader implements Closeable {
 
   private <T> CompletableFuture<T> hedged(byte[] row,
     java.util.function.IntFunction<CompletableFuture<T>> send,
-    java.util.function.BiFunction<T, Boolean, T> markStale) {
+    java.util.function.BiFunction<T, Boolean, T> markStale,
+    java.util.function.Predicate<T> weak) {
     long now = System.nanoTime();
     ReplicaLocations.Entry entry = locations.find(row, now);
     ReadPlan plan;
@@ -236,8 +237,8 @@ public final class TimelineReader implements Closeable {
       ServerName[] servers = entry.servers;
       plan = policy.plan(servers, now);
     }
-    return new HedgedRead<>(plan, entry, row, send, markStale, policy, locations, timer, stats)
-      .start();
+    return new HedgedRead<>(plan, entry, row, send, markStale, weak, policy, locations, timer,
+      stats).start();
   }
 
   private static <T> T join(CompletableFuture<T> f) throws IOException {

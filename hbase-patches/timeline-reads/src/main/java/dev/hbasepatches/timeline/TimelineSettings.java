@@ -154,7 +154,8 @@ public final class TimelineSettings {
       throw new IllegalArgumentException(key + "=" + raw + " is not a whole number", e);
     }
     if (v < min || v > max) {
-      throw new IllegalArgumentException(key + "=" + raw + " must be in [" + min + ", " + max + "]");
+      throw new IllegalArgumentException(
+        key + "=" + raw + " must be in [" + min + ", " + max + "]");
     }
     return v;
   }

@@ -125,17 +125,23 @@ public class HedgePolicyTest {
   }
 
   @Test
-  public void aLatePrimaryStaysFirstWhenTheSecondariesAreNoFaster() {
+  public void aLatePrimaryInsideTheClampStaysFirst() {
     HedgePolicy p = policy(TimelineSettings.DEMOTE_MIN_READS, "10");
-    for (int i = 0; i < 50; i++) {
-      p.answered(C, 1, 8 * MS); // a busy client: every replica looks slow
-      p.answered(B, 2, 9 * MS);
-    }
     for (int i = 0; i < 10; i++) {
-      p.answered(A, 0, 12 * MS);
-      p.primaryOutcome(A, true, 12 * MS, i * MS, true);
+      p.answered(A, 0, 8 * MS); // a busy client: late against a 1-8 ms delay, inside the clamp
+      p.primaryOutcome(A, true, 8 * MS, i * MS, true);
     }
     assertEquals(ReadPlan.NO_REROUTE, p.plan(new ServerName[] { A, C, B }, 20 * MS).reroute);
+  }
+
+  @Test
+  public void aUniformlySlowPrimaryIsDemotedWithoutLosingARace() {
+    HedgePolicy p = policy(TimelineSettings.DEMOTE_MIN_READS, "10");
+    for (int i = 0; i < 10; i++) {
+      p.answered(A, 0, 25 * MS); // the budget held every hedge back: it answered, late
+      p.primaryOutcome(A, true, 25 * MS, i * MS, true);
+    }
+    assertEquals(ReadPlan.DEMOTED, p.plan(new ServerName[] { A, C, B }, 20 * MS).reroute);
   }
 
   @Test

@@ -31,10 +31,10 @@ public class PrimaryHealthTest {
   public void aPrimaryThatAlwaysLosesIsDemotedAfterTheMinimumReads() {
     PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
     for (int i = 0; i < 19; i++) {
-      h.record(true, i * MS);
+      h.record(true, true, false, i * MS);
       assertFalse("demoted after " + (i + 1) + " reads", h.isDemoted(i * MS));
     }
-    h.record(true, 19 * MS);
+    h.record(true, true, false, 19 * MS);
     assertTrue(h.isDemoted(19 * MS));
   }
 
@@ -42,14 +42,26 @@ public class PrimaryHealthTest {
   public void aServerThatStopsAnsweringIsDemotedWithinTheWindowEvenAfterALongHealthyRun() {
     PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
     for (int i = 0; i < 1000; i++) {
-      h.record(false, i * MS);
+      h.record(false, false, false, i * MS);
     }
     for (int i = 0; i < 9; i++) {
-      h.record(true, 1000 * MS);
+      h.record(true, true, false, 1000 * MS);
       assertFalse(h.isDemoted(1000 * MS));
     }
-    h.record(true, 1000 * MS);
+    h.record(true, true, false, 1000 * MS);
     assertTrue(h.isDemoted(1000 * MS));
+  }
+
+  @Test
+  public void lateAnswersDemoteOnlyAPrimarySlowerThanTheClamp() {
+    PrimaryHealth busy = new PrimaryHealth(20, 0.5, 5000 * MS);
+    PrimaryHealth slow = new PrimaryHealth(20, 0.5, 5000 * MS);
+    for (int i = 0; i < 20; i++) {
+      busy.record(false, true, false, i * MS); // late, but so is everything on a busy machine
+      slow.record(false, true, true, i * MS); // late, and its quantile is above the clamp
+    }
+    assertFalse(busy.isDemoted(20 * MS));
+    assertTrue(slow.isDemoted(20 * MS));
   }
 
   @Test
@@ -57,7 +69,8 @@ public class PrimaryHealthTest {
     PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
     Random rnd = new Random(42);
     for (int i = 0; i < 10_000; i++) {
-      h.record(rnd.nextDouble() < 0.03, i * MS);
+      boolean paused = rnd.nextDouble() < 0.03;
+      h.record(paused, paused, true, i * MS);
       assertFalse("demoted at read " + i + " (seed 42)", h.isDemoted(i * MS));
     }
   }
@@ -66,16 +79,16 @@ public class PrimaryHealthTest {
   public void demotionEndsAfterItsPeriodWithACleanRecord() {
     PrimaryHealth h = new PrimaryHealth(10, 0.5, 100 * MS);
     for (int i = 0; i < 10; i++) {
-      h.record(true, 0);
+      h.record(true, true, false, 0);
     }
     assertTrue(h.isDemoted(99 * MS));
     assertFalse(h.isDemoted(100 * MS));
     // the old losses are forgotten: it takes minReads again
     for (int i = 0; i < 9; i++) {
-      h.record(true, 101 * MS);
+      h.record(true, true, false, 101 * MS);
     }
     assertFalse(h.isDemoted(101 * MS));
-    h.record(true, 101 * MS);
+    h.record(true, true, false, 101 * MS);
     assertTrue(h.isDemoted(101 * MS));
   }
 }
