@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.localindex;
 
+import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.localindex.LocalIndexMode;
 import dev.hbasepatches.localindex.LocalIndexQueryExecutor;
@@ -30,6 +31,7 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.client.Scan;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -58,10 +60,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * BASELINE asks every region, UPSTREAM is Phoenix 5.2.1's walk over each region in the range,
  * PATCHED this module's binary searches. Statistics parallelization is off on the table, as
  * PATCHED requires.
+ * <p>
+ * The score is plans per second; {@code cpuNanos} (the JVM's CPU time over the iteration) gives
+ * plans per CPU second, the steadier number on a shared machine
+ * ({@code dev-support/paired-forks.sh --cpu cpuNanos}).
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
 // Short for the quick -Pjmh run; quoted numbers come from paired forks with their own settings
 // (results/ in the module).
 @Warmup(iterations = 3, time = 1)
@@ -125,7 +131,7 @@ public class LocalIndexPlanBenchmark extends HBaseBenchmark {
         throw new IllegalArgumentException("unknown shape " + shape);
     }
     executor = new LocalIndexQueryExecutor(LocalIndexMode.valueOf(mode.name()));
-    int asked = plan();
+    int asked = plan(null);
     int expected = "point".equals(shape) ? 1 : "inList".equals(shape) ? 10 : regions;
     if (mode == Mode.BASELINE) {
       expected = regions;
@@ -145,9 +151,28 @@ public class LocalIndexPlanBenchmark extends HBaseBenchmark {
     }
   }
 
+  /** CPU time of each iteration, all of the JVM's threads (GC and JIT included). */
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
+  @State(Scope.Thread)
+  public static class Cpu {
+    public long cpuNanos;
+    private long cpuStart;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      cpuNanos = 0;
+      cpuStart = CpuTime.processNanos();
+    }
+
+    @TearDown(Level.Iteration)
+    public void stop() {
+      cpuNanos = CpuTime.processNanos() - cpuStart;
+    }
+  }
+
   /** Plans the query; returns how many scans it plans, so nothing is optimized away. */
   @Benchmark
-  public int plan() throws SQLException {
+  public int plan(Cpu cpu) throws SQLException {
     LocalIndexQueryExecutor.Planned planned = executor.planScans(statement);
     int scans = 0;
     for (List<Scan> group : planned.plan.getScans()) {
