@@ -3,7 +3,8 @@
 # run per mode (seek and scanBlock at 30- and 100-byte cells, one fork each), both runs of a round
 # back to back under one hold of the project's benchmark lock, the order reversed every other
 # round. JSON per run. Usage: run-blockseek.sh JAR OUTDIR ROUNDS [FIRST_ROUND [MODES]]
-# (FIRST_ROUND and MODES, e.g. "3 PATCHED", finish a round that was cut short).
+# (FIRST_ROUND and MODES, e.g. "3 PATCHED", finish a round that was cut short). JMH_LOCK=none
+# skips the per-round lock, for a caller that holds it around several rounds.
 set -euo pipefail
 jar=$1 out=$2 rounds=$3 first=${4:-1} only=${5:-}
 mkdir -p "$out"
@@ -12,7 +13,9 @@ for ((r = first; r <= rounds; r++)); do
   ((r % 2 == 0)) && order="PATCHED UPSTREAM"
   [[ -n $only && $r == "$first" ]] && order=$only
   echo "== round $r ($order) waiting $(date -u +%H:%M:%S)"
-  flock /tmp/hbasepatches-jmh.lock bash -c '
+  lock=(flock "${JMH_LOCK:-/tmp/hbasepatches-jmh.lock}")
+  [[ ${JMH_LOCK:-} == none ]] && lock=()
+  "${lock[@]}" bash -c '
     for m in '"$order"'; do
       echo "== round '"$r"' $m $(date -u +%H:%M:%S)"
       java -jar "$0" rowindex.BlockSeekBenchmark -p mode=$m -p baseline=FAST_DIFF \
