@@ -36,10 +36,12 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * and prints, per case, each round's PATCHED-against-UPSTREAM ratio oriented so that > 1 means
  * PATCHED is better (UPSTREAM / PATCHED for time per op, PATCHED / UPSTREAM for ops per time),
  * their mean and a 95% Student t interval over rounds (commons-math3), and each mode's mean
- * score and allocation per op. Run: java -cp benchmarks.jar ForkRatios.java DIR
+ * score and allocation per op. Run: java -cp benchmarks.jar ForkRatios.java DIR [FIRST_ROUND]
+ * (rounds before FIRST_ROUND are left out).
  */
 public class ForkRatios {
   public static void main(String[] args) throws IOException {
+    int firstRound = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     Pattern name = Pattern.compile("r(\\d+)-(PATCHED|UPSTREAM)\\.json");
     // case -> round -> mode -> {score, B/op}
     Map<String, Map<Integer, Map<String, double[]>>> cases = new TreeMap<>();
@@ -55,6 +57,9 @@ public class ForkRatios {
       }
       int round = Integer.parseInt(m.group(1));
       String mode = m.group(2);
+      if (round < firstRound || Files.size(f) == 0) {
+        continue;
+      }
       try (Reader r = Files.newBufferedReader(f)) {
         for (JsonElement e : JsonParser.parseReader(r).getAsJsonArray()) {
           JsonObject o = e.getAsJsonObject();
