@@ -271,7 +271,7 @@ public class TimelineReadsClusterTest {
       System.out.println("PATCHED uniformly slow primary: extra RPCs " + slow + " / " + reads
         + "; " + reader.stats());
       assertTrue("slow primary: " + slow + " extra RPCs over " + reads + " reads",
-        slow <= s.budgetRatio * 2 * reads + s.budgetBurst + pastCapSlow);
+        slow <= s.budgetRatio * reads + s.budgetBurst + pastCapSlow);
       assertTrue("a uniformly slow primary is demoted", reader.stats().demotedReads() > 0);
     }
     try (TimelineReader upstream = reader(TimelineMode.UPSTREAM)) {
