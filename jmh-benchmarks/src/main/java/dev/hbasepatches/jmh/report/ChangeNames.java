@@ -29,18 +29,19 @@ final class ChangeNames {
   /** Where the per-change benchmark packages live. */
   static final String ROOT_PACKAGE = "dev.hbasepatches.jmh";
 
-  private static final Map<String, String> MODULES = Map.of(
-    "seekskip", "seek-skip",
-    "rowindex", "row-index",
-    "checksum", "checksum",
-    "checksumoverlay", "checksum-overlay",
-    "offheapread", "offheap-read",
-    "offheap", "offheap-read",
-    "quotas", "quotas",
-    "timelinereads", "timeline-reads",
-    "timeline", "timeline-reads",
-    "localindexpruning", "local-index-pruning",
-    "localindex", "local-index-pruning");
+  // Each change's package, under both its short and its module-like name; Map.of stops at ten.
+  private static final Map<String, String> MODULES = Map.ofEntries(
+    Map.entry("seekskip", "seek-skip"),
+    Map.entry("rowindex", "row-index"),
+    Map.entry("checksum", "checksum"),
+    Map.entry("checksumoverlay", "checksum-overlay"),
+    Map.entry("offheapread", "offheap-read"),
+    Map.entry("offheap", "offheap-read"),
+    Map.entry("quotas", "quotas"),
+    Map.entry("timelinereads", "timeline-reads"),
+    Map.entry("timeline", "timeline-reads"),
+    Map.entry("localindexpruning", "local-index-pruning"),
+    Map.entry("localindex", "local-index-pruning"));
 
   /** Reserved for the list of reports; a change of that name must not overwrite it. */
   static final String INDEX = "index";
