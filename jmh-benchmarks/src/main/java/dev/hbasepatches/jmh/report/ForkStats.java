@@ -137,7 +137,8 @@ public final class ForkStats {
     return out;
   }
 
-  static double tQuantile(double df) {
+  /** Student's t quantile for a two-sided 95% interval at {@code df} degrees of freedom. */
+  public static double tQuantile(double df) {
     return new TDistribution(df).inverseCumulativeProbability(0.5 + CONFIDENCE / 2);
   }
 

@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.timeline;
 
+import dev.hbasepatches.jmh.report.ForkStats;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,6 @@ import java.nio.file.Paths;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
@@ -43,35 +43,25 @@ public final class DecisionCostSummary {
   private DecisionCostSummary() {
   }
 
-  /** Mean, 95% half-width, variance of the mean. */
+  /** Mean, 95% half-width and variance of the mean, over forks (ForkStats, the one method). */
   static double[] interval(double[] xs) {
-    double mean = 0;
-    for (double x : xs) {
-      mean += x;
-    }
-    mean /= xs.length;
-    double ss = 0;
-    for (double x : xs) {
-      ss += (x - mean) * (x - mean);
-    }
-    double var = xs.length > 1 ? ss / (xs.length - 1) : Double.NaN;
-    double t = xs.length > 1
-      ? new TDistribution(xs.length - 1).inverseCumulativeProbability(0.975) : Double.NaN;
-    return new double[] { mean, t * Math.sqrt(var / xs.length), var / xs.length };
+    ForkStats.Interval i = ForkStats.mean(xs);
+    double half = (i.high() - i.low()) / 2;
+    double se = half / ForkStats.tQuantile(xs.length - 1);
+    return new double[] { i.estimate(), half, se * se };
   }
 
   private static double[] perFork(JsonObject metric) {
     JsonArray forks = metric.getAsJsonArray("rawData");
-    double[] out = new double[forks.size()];
-    for (int f = 0; f < forks.size(); f++) {
-      double sum = 0;
-      JsonArray its = forks.get(f).getAsJsonArray();
-      for (JsonElement v : its) {
-        sum += v.getAsDouble();
+    double[][] its = new double[forks.size()][];
+    for (int f = 0; f < its.length; f++) {
+      JsonArray it = forks.get(f).getAsJsonArray();
+      its[f] = new double[it.size()];
+      for (int k = 0; k < its[f].length; k++) {
+        its[f][k] = it.get(k).getAsDouble();
       }
-      out[f] = sum / its.size();
     }
-    return out;
+    return ForkStats.forkMeans(its);
   }
 
   public static void main(String[] args) throws IOException {
@@ -116,7 +106,7 @@ public final class DecisionCostSummary {
       double vu = u[2];
       double df = (vp + vu) * (vp + vu)
         / (vp * vp / (np - 1) + vu * vu / (nu - 1));
-      double t = new TDistribution(df).inverseCumulativeProbability(0.975);
+      double t = ForkStats.tQuantile(df);
       double diff = p[0] - u[0];
       double half = t * Math.sqrt(vp + vu);
       sb.append(String.format(Locale.ROOT,
