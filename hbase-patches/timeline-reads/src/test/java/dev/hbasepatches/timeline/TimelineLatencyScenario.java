@@ -82,14 +82,7 @@ public class TimelineLatencyScenario {
   private static final long SEED = 4242L;
 
   @ClassRule
-  public static final MiniCluster CLUSTER = MiniCluster.builder().regionServers(3)
-    .conf("hbase.region.replica.replication.enabled", "true")
-    .conf("hbase.region.replica.wait.for.primary.flush", "true")
-    .conf("hbase.regionserver.storefile.refresh.period", "1000")
-    .conf("replication.source.sleepforretries", "100")
-    .conf("hbase.master.wait.on.regionservers.mintostart", "3")
-    .conf("zookeeper.session.timeout", "6000")
-    .conf("hbase.rpc.timeout", "2000")
+  public static final MiniCluster CLUSTER = ReplicaClusters.threeServers()
     .conf("hbase.client.operation.timeout", "30000")
     .conf("hbase.regionserver.handler.count", "30")
     .build();
