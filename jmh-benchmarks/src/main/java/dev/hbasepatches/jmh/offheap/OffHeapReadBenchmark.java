@@ -19,6 +19,7 @@ package dev.hbasepatches.jmh.offheap;
 
 import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.offheap.OffHeapCacheConfig;
 import dev.hbasepatches.offheap.OffHeapCaches;
 import dev.hbasepatches.offheap.OffHeapMode;
 import dev.hbasepatches.offheap.SlabBlockCache;
@@ -96,6 +97,11 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
     Configuration base = HBaseConfiguration.create();
     // BucketCache needs four buckets of its largest size; these sizes fit 64 KB blocks.
     base.set("hbase.bucketcache.bucket.sizes", "5376,17664,70656,132096");
+    if ("churn".equals(workload)) {
+      // The churn cache (3/8 of the data, 6 MB) is smaller than one default 8 MB slab, which
+      // the cache refuses; 1 MB slabs still hold a 64 KB block per slot, many slots per slab.
+      base.setInt(OffHeapCacheConfig.SLAB_SIZE_KEY, 1 << 20);
+    }
     cache = OffHeapCaches.create(base, OffHeapMode.valueOf(mode.name()), 16L << 20, l2);
     rows = (int) (DATA_PER_REGION / (valueSize + 40));
     Random rnd = new Random(42);
