@@ -158,5 +158,17 @@ public final class LocalIndexQueryExecutor {
       this.grouper = grouper;
       this.pruner = pruner;
     }
+
+    /**
+     * Plans the scans of the already compiled plan again, region selection included, with a
+     * fresh grouper of the same mode (a PATCHED grouper prunes one lookup only): the region
+     * selection step alone, without compiling or optimizing the statement.
+     */
+    public Planned replanScans() throws SQLException {
+      PruningScanGrouper fresh = pruner == null ? null : pruner.forSamePlan();
+      Planned again = new Planned(plan, fresh == null ? grouper : fresh, fresh);
+      plan.iterator(again.grouper).close();
+      return again;
+    }
   }
 }

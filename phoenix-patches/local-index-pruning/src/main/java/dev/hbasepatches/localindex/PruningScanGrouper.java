@@ -76,6 +76,11 @@ public final class PruningScanGrouper implements ParallelScanGrouper {
     this.intervals = DataKeyRanges.of(dataRanges);
   }
 
+  /** A grouper for another planning of the same plan (this one prunes one lookup only). */
+  public PruningScanGrouper forSamePlan() {
+    return new PruningScanGrouper(indexContext, dataRanges);
+  }
+
   @Override
   public boolean shouldStartNewScan(QueryPlan plan, Scan lastScan, byte[] startKey,
     boolean crossesRegionBoundary) {
