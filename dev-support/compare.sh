@@ -9,6 +9,10 @@
 #   dev-support/compare.sh OLD.json NEW.json              # after a rebase: did anything move?
 #   dev-support/compare.sh --modes UPSTREAM,PATCHED R.json # two modes of one run
 #   dev-support/compare.sh --target 1.5 --modes BASELINE,PATCHED R.json
+#   dev-support/compare.sh --modes UPSTREAM,PATCHED --paired DIR/r*-UPSTREAM.json DIR/r*-PATCHED.json
+#       # paired single forks (one JSON per fork, rounds in file-name order): fork i of each
+#       # mode is a pair; --cpu cpuNanos compares work per CPU second, --metric
+#       # gc.alloc.rate.norm bytes per op (fewer is better)
 #
 # Ratio > 1 means the second side is better. Fewer than 5 forks is flagged in the verdict.
 # Needs jmh-benchmarks/target/benchmarks.jar (mvn -B package -pl jmh-benchmarks -am -DskipTests)

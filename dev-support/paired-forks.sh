@@ -21,8 +21,10 @@
 # every value alike. Odd rounds run the values in the order given, even rounds in reverse
 # (A B, B A, ...), which also cancels a drift that is linear in time. Each fork holds the lock
 # only while it runs, so others can take turns. The summary gives, per value against the first,
-# the ratio of every round's pair with its mean and 95% interval (Student t over rounds).
-# Needs bash, flock and awk only.
+# the ratio of every round's pair and, over the rounds (the pair of forks is the unit), the
+# project's one statistics method: ForkStats (jmh-benchmarks) through its ForkStatsCli, geometric
+# mean with a 95% Student t interval on the log scale and a flag under five pairs.
+# Needs bash, flock, awk and java with the benchmarks jar.
 
 set -euo pipefail
 
@@ -31,7 +33,7 @@ usage() {
 Usage: dev-support/paired-forks.sh [options] BENCHMARK PARAM=A,B[,C...] [-- JMH options]
 
 Runs `java -jar JAR BENCHMARK -p PARAM=v -f 1 ...` once per value per round and prints the pair
-ratios (v / A) per round with mean and 95% interval. BENCHMARK is a JMH regex that must select
+ratios (v / A) per round, then their geometric mean and 95% interval over rounds (ForkStats). BENCHMARK is a JMH regex that must select
 one benchmark with one set of params besides PARAM (one primary score per fork).
 
 Options:
@@ -42,7 +44,8 @@ Options:
   --lock FILE    lock held around each fork (default /tmp/hbasepatches-jmh.lock; 'none': no lock)
   --cpu NAME     a secondary metric holding CPU nanoseconds in the primary score's unit (e.g. the
                  cpuNanos counter of an ops/s benchmark): also compares score per CPU second
-  --stats-only   run nothing; summarize the forks already in DIR
+  --stats-only   run nothing; summarize the forks already in DIR (still needs the jar)
+  --target R     judge every ratio against R: met / not met / inconclusive
   -h, --help     this help
 
 Environment: JMH_JAR the benchmarks jar (default jmh-benchmarks/target/benchmarks.jar; copy it
@@ -60,6 +63,7 @@ rounds=4
 from=1
 lock=/tmp/hbasepatches-jmh.lock
 cpu=""
+target=""
 stats_only=false
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -68,6 +72,7 @@ while [[ $# -gt 0 ]]; do
     --out) mkdir -p "$2"; out=$(cd "$2" && pwd); shift 2 ;;
     --lock) lock=$2; shift 2 ;;
     --cpu) cpu=$2; shift 2 ;;
+    --target) target=$2; shift 2 ;;
     --stats-only) stats_only=true; shift ;;
     -h | --help) usage; exit 0 ;;
     *) break ;;
@@ -91,8 +96,8 @@ java_cmd=java
 [[ -n ${JAVA_HOME:-} ]] && java_cmd="$JAVA_HOME/bin/java"
 mkdir -p "$out"
 
+[[ -f $jar ]] || { echo "paired-forks: no jar at $jar (build jmh-benchmarks first)" >&2; exit 2; }
 if ! $stats_only; then
-  [[ -f $jar ]] || { echo "paired-forks: no jar at $jar (build jmh-benchmarks first)" >&2; exit 2; }
   for ((r = from; r < from + rounds; r++)); do
     order=("${values[@]}")
     if ((r % 2 == 0)); then
@@ -136,24 +141,9 @@ for f in "$out"/r[0-9][0-9][0-9]-*.csv; do
 done
 
 summary=$out/summary.md
-awk -F'\t' -v vals="$(IFS=,; echo "${values[*]}")" -v param="$param" -v cpu="$cpu" '
-  function tq(df) {
-    # Two-sided 95% Student t quantiles; beyond 30 degrees of freedom 30s value (conservative).
-    split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 " \
-      "2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 " \
-      "2.048 2.045 2.042", t, " ")
-    return df > 30 ? t[30] : t[df]
-  }
-  function stats(label, n, x,    i, m, s, se, h) {
-    if (n == 0) { printf "| %s | no complete pairs |\n", label; return }
-    m = 0; for (i = 1; i <= n; i++) m += x[i]; m /= n
-    s = 0; for (i = 1; i <= n; i++) s += (x[i] - m) ^ 2
-    if (n > 1) { s = sqrt(s / (n - 1)); se = s / sqrt(n); h = tq(n - 1) * se }
-    if (n > 1) printf "| %s | %d | %.4f | %.4f | %.4f | %.4f to %.4f |\n", label, n, m, s, se,
-      m - h, m + h
-    else printf "| %s | 1 | %.4f | - | - | - |\n", label, m
-  }
-  BEGIN { nv = split(vals, v, ",") }
+pairs=$out/pairs.tsv
+awk -F'\t' -v vals="$(IFS=,; echo "${values[*]}")" -v cpu="$cpu" -v pairs="$pairs" '
+  BEGIN { nv = split(vals, v, ","); printf "" > pairs }
   { score[$1, $2] = $3; cpuv[$1, $2] = $4; if ($1 > maxr) maxr = $1 }
   END {
     printf "Forks (score%s):\n\n| round |", cpu != "" ? "; per CPU second = score / (" cpu " / 1e9)" : ""
@@ -174,26 +164,24 @@ awk -F'\t' -v vals="$(IFS=,; echo "${values[*]}")" -v param="$param" -v cpu="$cp
       for (k = 2; k <= nv; k++) {
         a = score[r, v[1]]; b = score[r, v[k]]
         if (a == "" || b == "") { printf " - |%s", cpu != "" ? " - |" : ""; continue }
-        ratio = b / a; n[k]++; rr[k, n[k]] = ratio
-        printf " %.4f |", ratio
+        printf " %.4f |", b / a
+        # The statistics are ForkStats'"'"'s (below); awk only pairs the forks.
+        printf "%s / %s, score\t%.10g\n", v[k], v[1], b / a > pairs
         if (cpu != "") {
           ca = cpuv[r, v[1]]; cb = cpuv[r, v[k]]
           if (ca == "" || cb == "") { printf " - |"; continue }
-          cr = (b / cb) / (a / ca); nc[k]++; cc[k, nc[k]] = cr
-          printf " %.4f |", cr
+          printf " %.4f |", (b / cb) / (a / ca)
+          printf "%s / %s, per CPU second\t%.10g\n", v[k], v[1], (b / cb) / (a / ca) > pairs
         }
       }
       printf "\n"
     }
-    printf "\nPair ratios over rounds (mean, sample sd, standard error, 95%% interval):\n\n"
-    printf "| ratio (%s) | pairs | mean | sd | se | 95%% interval |\n|---|---:|---:|---:|---:|---|\n",
-      param
-    for (k = 2; k <= nv; k++) {
-      delete x; for (i = 1; i <= n[k]; i++) x[i] = rr[k, i]
-      stats(v[k] " / " v[1] ", score", n[k] + 0, x)
-      if (cpu != "") {
-        delete x; for (i = 1; i <= nc[k]; i++) x[i] = cc[k, i]
-        stats(v[k] " / " v[1] ", per CPU second", nc[k] + 0, x)
-      }
-    }
-  }' "$forks" | tee "$summary"
+  }' "$forks" >"$summary"
+{
+  printf '\nPair ratios over rounds (ForkStats: the pair of forks is the unit; geometric mean, 95%%'
+  printf ' interval on the log scale%s):\n\n' "${target:+, verdict against $target}"
+  # One sample per label, in the order the labels first appear (value order, score first).
+  "$java_cmd" -cp "$jar" dev.hbasepatches.jmh.report.ForkStatsCli ${target:+--target "$target"} \
+    <"$pairs"
+} >>"$summary"
+cat "$summary"

@@ -99,7 +99,7 @@ import org.openjdk.jmh.runner.IterationType;
  * chore) and on the region server's priority handlers (which serve system tables such as
  * {@code hbase:quota}): an upper bound of the background work quotas add, which runs alike in
  * both states. {@code dev.hbasepatches.jmh.report.AbbaPairs} turns the raw data into B / A ratios
- * per block with a 95% interval.
+ * per block and per fork, with a 95% interval over forks (run five forks or more).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)

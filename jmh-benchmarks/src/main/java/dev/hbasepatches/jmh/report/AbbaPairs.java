@@ -28,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
@@ -40,9 +39,10 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * ({@code QuotaToggleBenchmark}): each fork's measured iterations, from its first, form blocks
  * of four in slots A, B, B, A (or B, A, A, B, when the benchmark alternates the two orders), and
  * each block gives one ratio B / A = (B1 + B2) / (A1 + A2), which a drift linear over the block
- * leaves unchanged. The ratios of all blocks of all forks are
- * then summarised: mean, sample standard deviation, standard error and a 95% interval (Student t
- * with n - 1 degrees of freedom), treating blocks as independent.
+ * leaves unchanged. The fork is the unit: blocks of one fork share its JIT decisions and its
+ * level, so they are not independent. Each fork's ratio is the geometric mean of its blocks', and
+ * the forks' ratios are summarised by {@link ForkStats#pairedRatio} (95% Student t interval over
+ * forks, log scale); fewer than {@link ForkStats#MIN_FORKS} forks is flagged as not quotable.
  * <p>
  * The slot of every iteration is read from the JSON, not assumed: the benchmark counts each
  * read in the {@code aReads} or {@code bReads} counter of the slot in force, so exactly one of
@@ -78,32 +78,6 @@ public final class AbbaPairs {
 
     String order() {
       return mirrored ? "BAAB" : "ABBA";
-    }
-  }
-
-  /** Mean, sample sd, standard error and the 95% interval of some ratios. */
-  record Summary(int n, double mean, double sd, double se, double low, double high) {
-    static Summary of(List<Double> values) {
-      int n = values.size();
-      if (n == 0) {
-        return new Summary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-      }
-      double sum = 0;
-      for (double v : values) {
-        sum += v;
-      }
-      double mean = sum / n;
-      if (n == 1) {
-        return new Summary(1, mean, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-      }
-      double squares = 0;
-      for (double v : values) {
-        squares += (v - mean) * (v - mean);
-      }
-      double sd = Math.sqrt(squares / (n - 1));
-      double se = sd / Math.sqrt(n);
-      double t = new TDistribution(n - 1).inverseCumulativeProbability(0.975);
-      return new Summary(n, mean, sd, se, mean - t * se, mean + t * se);
     }
   }
 
@@ -150,12 +124,28 @@ public final class AbbaPairs {
     return out;
   }
 
-  static List<Double> ratios(List<Block> blocks) {
-    List<Double> r = new ArrayList<>(blocks.size());
+  /**
+   * One ratio per fork, the geometric mean of its blocks' ratios, in fork order; {@code fork} in
+   * the blocks tells forks apart (forks from several files must be numbered apart by the caller).
+   */
+  static double[] forkRatios(List<Block> blocks) {
+    Map<Integer, double[]> logSums = new LinkedHashMap<>();
     for (Block b : blocks) {
-      r.add(b.ratio());
+      double[] s = logSums.computeIfAbsent(b.fork(), k -> new double[2]);
+      s[0] += Math.log(b.ratio());
+      s[1]++;
     }
-    return r;
+    double[] out = new double[logSums.size()];
+    int i = 0;
+    for (double[] s : logSums.values()) {
+      out[i++] = Math.exp(s[0] / s[1]);
+    }
+    return out;
+  }
+
+  /** The summary over forks that every report of this tool quotes. */
+  static ForkStats.Interval summary(List<Block> blocks) {
+    return ForkStats.pairedRatio(forkRatios(blocks));
   }
 
   public static void main(String[] args) {
@@ -178,11 +168,10 @@ public final class AbbaPairs {
           continue;
         }
         out.printf(Locale.ROOT, "### Pooled over %d files: %s%n%n", p.files, e.getKey());
-        out.println("| ratio | blocks | mean | sd | se | 95% interval |");
-        out.println("|---|---:|---:|---:|---:|---|");
-        line(out, "B / A, score", Summary.of(ratios(p.blocks)));
+        header(out);
+        line(out, "B / A, score", p.blocks);
         if (!p.cpuBlocks.isEmpty()) {
-          line(out, "B / A, per CPU second", Summary.of(ratios(p.cpuBlocks)));
+          line(out, "B / A, per CPU second", p.cpuBlocks);
         }
         out.println();
       }
@@ -196,6 +185,8 @@ public final class AbbaPairs {
   /** The blocks of one benchmark and parameter combination over several result files. */
   private static final class Pooled {
     int files;
+    /** Forks seen so far, so the next file's forks are numbered after them. */
+    int forks;
     final List<Block> blocks = new ArrayList<>();
     final List<Block> cpuBlocks = new ArrayList<>();
   }
@@ -251,6 +242,8 @@ public final class AbbaPairs {
       || (cpu != null && cpu.length != score.length)) {
       throw new BadInputException(where + ": the counters and the score have different forks");
     }
+    String key = o.get("benchmark").getAsString() + " (" + params + ")";
+    Pooled pool = pooled.computeIfAbsent(key, k -> new Pooled());
     List<Block> blocks = new ArrayList<>();
     List<Block> cpuBlocks = new ArrayList<>();
     int leftOver = 0;
@@ -266,11 +259,14 @@ public final class AbbaPairs {
       }
       leftOver += rest[0];
     }
-    String key = o.get("benchmark").getAsString() + " (" + params + ")";
-    Pooled pool = pooled.computeIfAbsent(key, k -> new Pooled());
     pool.files++;
-    pool.blocks.addAll(blocks);
-    pool.cpuBlocks.addAll(cpuBlocks);
+    for (Block k : blocks) {
+      pool.blocks.add(renumber(k, pool.forks));
+    }
+    for (Block k : cpuBlocks) {
+      pool.cpuBlocks.add(renumber(k, pool.forks));
+    }
+    pool.forks += score.length;
     out.printf(Locale.ROOT, "### %s%n%n", key);
     out.printf(Locale.ROOT, "%s; %d fork(s), %d blocks, %d iteration(s) after the last"
       + " complete block left out%n%n", file.getFileName(), score.length, blocks.size(), leftOver);
@@ -283,11 +279,10 @@ public final class AbbaPairs {
         cpu == null ? "-" : String.format(Locale.ROOT, "%.4f", cpuBlocks.get(i).ratio()));
     }
     out.println();
-    out.println("| ratio | blocks | mean | sd | se | 95% interval |");
-    out.println("|---|---:|---:|---:|---:|---|");
-    line(out, "B / A, score", Summary.of(ratios(blocks)));
+    header(out);
+    line(out, "B / A, score", blocks);
     if (cpu != null) {
-      line(out, "B / A, per CPU second", Summary.of(ratios(cpuBlocks)));
+      line(out, "B / A, per CPU second", cpuBlocks);
     }
     out.println();
     if (cpu != null && secondary.has(BACKGROUND_COUNTER)) {
@@ -312,9 +307,27 @@ public final class AbbaPairs {
     return new double[] { sum[0] / n[0], sum[1] / n[1] };
   }
 
-  private static void line(PrintStream out, String what, Summary s) {
-    out.printf(Locale.ROOT, "| %s | %d | %.4f | %.4f | %.4f | %.4f to %.4f |%n", what, s.n(),
-      s.mean(), s.sd(), s.se(), s.low(), s.high());
+  private static Block renumber(Block k, int forksBefore) {
+    return new Block(k.fork() + forksBefore, k.index(), k.mirrored(), k.v1(), k.v2(), k.v3(),
+      k.v4());
+  }
+
+  private static void header(PrintStream out) {
+    out.println("| ratio | forks | blocks | per-fork ratios | geometric mean over forks |"
+      + " 95% interval over forks | verdict |");
+    out.println("|---|---:|---:|---|---:|---|---|");
+  }
+
+  private static void line(PrintStream out, String what, List<Block> blocks) {
+    double[] forks = forkRatios(blocks);
+    ForkStats.Interval s = ForkStats.pairedRatio(forks);
+    StringBuilder each = new StringBuilder();
+    for (double f : forks) {
+      each.append(each.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.4f", f));
+    }
+    out.printf(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s |%n", what, s.n(), blocks.size(),
+      each, Compare.sig3(s.estimate()), ForkStatsCli.interval(s),
+      ForkStatsCli.verdict(s, null));
   }
 
   /** Score per CPU second: both are per wall second, so wall time cancels. */

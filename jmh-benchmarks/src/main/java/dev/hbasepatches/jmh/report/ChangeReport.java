@@ -56,13 +56,23 @@ final class ChangeReport {
    */
   static String render(String change, List<JmhResult> results, MachineInfo machine,
     ZonedDateTime generated, String source) {
+    return render(change, results, machine, null, generated, source);
+  }
+
+  /**
+   * @param captured the machine as captured when the benchmarks ran, or null: then
+   *                 {@code machine}, read at report time, is described as such
+   */
+  static String render(String change, List<JmhResult> results, MachineInfo machine,
+    RunMachine captured, ZonedDateTime generated, String source) {
     Map<GroupKey, List<JmhResult>> groups = groups(results);
     StringBuilder out = new StringBuilder();
     out.append("# ").append(change).append(": JMH results\n\n");
     out.append("Generated ").append(DATE.format(generated)).append(" from ")
       .append(Format.code(source)).append(" (").append(results.size()).append(" results, ")
       .append(groups.size()).append(groups.size() == 1 ? " benchmark).\n\n" : " benchmarks).\n\n");
-    whatRan(out, results, groups, machine);
+    Headline.render(out, groups);
+    whatRan(out, results, groups, machine, captured);
     out.append("## Results\n\n");
     out.append("Each cell is JMH's score ").append(Format.PLUS_MINUS.trim())
       .append(" its error (half-width of the 99.9% confidence interval). Ratios compare ")
@@ -91,11 +101,23 @@ final class ChangeReport {
   }
 
   private static void whatRan(StringBuilder out, List<JmhResult> results,
-    Map<GroupKey, List<JmhResult>> groups, MachineInfo machine) {
+    Map<GroupKey, List<JmhResult>> groups, MachineInfo machine, RunMachine captured) {
     out.append("## What ran\n\n");
-    out.append("Machine, read from /proc when this report was written (JMH does not record ")
-      .append("hardware, so this is the benchmark machine only if the report was rendered ")
-      .append("there):\n\n");
+    if (captured != null) {
+      machine = captured.machine();
+      out.append("Machine, captured when the benchmarks ran (`RunMachine`, beside the result")
+        .append(" file): started ").append(captured.startUtc()).append(", load average ")
+        .append(captured.startLoad());
+      if (captured.endUtc() != null) {
+        out.append("; ended ").append(captured.endUtc()).append(", load average ")
+          .append(captured.endLoad());
+      }
+      out.append("; build JDK ").append(captured.java()).append(".\n\n");
+    } else {
+      out.append("Machine, read from /proc when this report was written (JMH does not record ")
+        .append("hardware, so this is the benchmark machine only if the report was rendered ")
+        .append("there):\n\n");
+    }
     out.append("- CPU: ").append(machine.describeCpu()).append('\n');
     out.append("- Logical cores: ").append(machine.describeCores()).append('\n');
     out.append("- Memory: ").append(machine.describeMemory()).append("\n\n");

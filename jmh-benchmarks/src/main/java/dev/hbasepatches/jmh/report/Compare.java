@@ -48,12 +48,32 @@ import org.apache.hbase.thirdparty.org.apache.commons.cli.ParseException;
  * <pre>
  * java -cp benchmarks.jar dev.hbasepatches.jmh.report.Compare old.json new.json
  * java -cp benchmarks.jar dev.hbasepatches.jmh.report.Compare --modes UPSTREAM,PATCHED run.json
+ * java -cp benchmarks.jar dev.hbasepatches.jmh.report.Compare --modes UPSTREAM,PATCHED --paired \
+ *   r01-UPSTREAM.json r01-PATCHED.json r02-UPSTREAM.json r02-PATCHED.json ...
  * </pre>
+ *
+ * With {@code --modes}, several files are one run: each case's forks are taken in file order.
+ * {@code --paired} pairs fork i of one mode with fork i of the other (paired single forks run back
+ * to back, one pair per round) and summarises the pair ratios ({@link ForkStats#pairedRatio});
+ * without it the two sides are independent samples of forks ({@link ForkStats#ratio}).
+ * {@code --cpu NAME} compares work per CPU second (score divided by a CPU-nanoseconds counter in
+ * the score's time unit, per iteration); {@code --metric NAME} compares a secondary metric (such as
+ * {@code gc.alloc.rate.norm}) instead of the score.
  */
 public final class Compare {
 
   /** One benchmark case's per-fork scores. */
   record Side(String unit, String jmhMode, double[] forks) {
+    Side plus(Side more) {
+      double[] all = java.util.Arrays.copyOf(forks, forks.length + more.forks.length);
+      System.arraycopy(more.forks, 0, all, forks.length, more.forks.length);
+      return new Side(unit, jmhMode, all);
+    }
+  }
+
+  /** What is compared: the primary score, a secondary metric, or the score per CPU second. */
+  record Measure(String metric, String cpu) {
+    static final Measure SCORE = new Measure(null, null);
   }
 
   /** One line of the comparison. */
@@ -71,6 +91,14 @@ public final class Compare {
       .build());
     options.addOption(Option.builder().longOpt("target").hasArg().argName("RATIO")
       .desc("judge every ratio against this target: met / not met / inconclusive").build());
+    options.addOption(Option.builder().longOpt("paired").desc("with --modes: fork i of A and"
+      + " fork i of B are a pair (paired single forks); summarise the pair ratios").build());
+    options.addOption(Option.builder().longOpt("cpu").hasArg().argName("COUNTER")
+      .desc("compare score per CPU second, COUNTER holding CPU nanoseconds per score time unit"
+        + " (e.g. cpuNanos)").build());
+    options.addOption(Option.builder().longOpt("metric").hasArg().argName("NAME")
+      .desc("compare this secondary metric instead of the score (e.g. gc.alloc.rate.norm)")
+      .build());
     options.addOption(Option.builder("h").longOpt("help").desc("this text").build());
     try {
       CommandLine cl = new DefaultParser().parse(options, args);
@@ -79,20 +107,37 @@ public final class Compare {
         return;
       }
       Double target = cl.hasOption("target") ? parseTarget(cl.getOptionValue("target")) : null;
+      if (cl.hasOption("cpu") && cl.hasOption("metric")) {
+        throw new BadInputException("--cpu and --metric cannot be combined");
+      }
+      Measure measure = new Measure(cl.getOptionValue("metric"), cl.getOptionValue("cpu"));
+      boolean paired = cl.hasOption("paired");
       List<String> files = cl.getArgList();
       List<Row> rows;
       if (cl.hasOption("modes")) {
         String[] modes = cl.getOptionValue("modes").split(",");
-        if (modes.length != 2 || files.size() != 1) {
-          throw new BadInputException("--modes takes two modes (A,B) and one result file");
+        if (modes.length != 2 || files.isEmpty()) {
+          throw new BadInputException("--modes takes two modes (A,B) and one or more result files");
         }
-        rows = compareModes(read(Paths.get(files.get(0))), modes[0].trim(), modes[1].trim(),
-          target);
+        Map<String, Side> run = new LinkedHashMap<>();
+        for (String f : files) {
+          Path path = Paths.get(f);
+          if (Files.isRegularFile(path) && sizeOf(path) == 0) {
+            System.err.println("compare: " + f + " is empty (a fork that never finished); skipped");
+            continue;
+          }
+          read(path, measure).forEach((k, v) -> run.merge(k, v, Side::plus));
+        }
+        rows = compareModes(run, modes[0].trim(), modes[1].trim(), target, paired);
       } else {
         if (files.size() != 2) {
           throw new BadInputException("expected two result files (old new), got " + files.size());
         }
-        rows = compareFiles(read(Paths.get(files.get(0))), read(Paths.get(files.get(1))), target);
+        if (paired) {
+          throw new BadInputException("--paired needs --modes");
+        }
+        rows = compareFiles(read(Paths.get(files.get(0)), measure),
+          read(Paths.get(files.get(1)), measure), target);
       }
       print(System.out, rows, target);
     } catch (ParseException | BadInputException e) {
@@ -103,8 +148,8 @@ public final class Compare {
   }
 
   private static void usage(Options options) {
-    new HelpFormatter().printHelp("Compare [--target R] OLD.json NEW.json | --modes A,B RUN.json",
-      options);
+    new HelpFormatter().printHelp("Compare [--target R] [--cpu C | --metric M] OLD.json NEW.json"
+      + " | --modes A,B [--paired] RUN.json...", options);
   }
 
   private static double parseTarget(String s) throws BadInputException {
@@ -119,18 +164,31 @@ public final class Compare {
     throw new BadInputException("--target must be a positive ratio, got '" + s + "'");
   }
 
+  private static long sizeOf(Path p) {
+    try {
+      return Files.size(p);
+    } catch (java.io.IOException e) {
+      return -1;
+    }
+  }
+
   /** Every case of a JMH JSON file, keyed by benchmark and all params in file order. */
-  static Map<String, Side> read(Path file) throws BadInputException {
+  static Map<String, Side> read(Path file, Measure measure) throws BadInputException {
     String text;
     try {
       text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
     } catch (java.io.IOException e) {
       throw new BadInputException("cannot read " + file + ": " + e);
     }
-    return read(text, file.toString());
+    return read(text, file.toString(), measure);
   }
 
   static Map<String, Side> read(String text, String source) throws BadInputException {
+    return read(text, source, Measure.SCORE);
+  }
+
+  static Map<String, Side> read(String text, String source, Measure measure)
+    throws BadInputException {
     JsonElement root;
     try {
       root = JsonParser.parseString(text);
@@ -150,24 +208,61 @@ public final class Compare {
       }
       JsonObject o = e.getAsJsonObject();
       JsonObject pm = o.getAsJsonObject("primaryMetric");
-      JsonElement raw = pm.get("rawData");
-      if (raw == null || !raw.isJsonArray()) {
-        throw new BadInputException(where + ": primaryMetric has no rawData");
-      }
-      JsonArray forks = raw.getAsJsonArray();
-      double[][] its = new double[forks.size()][];
-      for (int f = 0; f < its.length; f++) {
-        JsonArray it = forks.get(f).getAsJsonArray();
-        its[f] = new double[it.size()];
-        for (int k = 0; k < its[f].length; k++) {
-          its[f][k] = it.get(k).getAsDouble();
+      JsonObject sm = o.has("secondaryMetrics") ? o.getAsJsonObject("secondaryMetrics")
+        : new JsonObject();
+      JsonObject m = pm;
+      if (measure.metric() != null) {
+        if (!sm.has(measure.metric())) {
+          throw new BadInputException(where + ": no secondary metric " + measure.metric());
         }
+        m = sm.getAsJsonObject(measure.metric());
+      }
+      double[][] its = rawData(m, where);
+      String unit = m.get("scoreUnit").getAsString();
+      if (measure.cpu() != null) {
+        if (!sm.has(measure.cpu())) {
+          throw new BadInputException(where + ": no CPU counter " + measure.cpu());
+        }
+        if (Ratio.lowerIsBetter(unit)) {
+          throw new BadInputException(where + ": --cpu needs a throughput score, not " + unit);
+        }
+        double[][] cpu = rawData(sm.getAsJsonObject(measure.cpu()), where);
+        if (cpu.length != its.length) {
+          throw new BadInputException(where + ": " + measure.cpu() + " and the score have"
+            + " different forks");
+        }
+        for (int f = 0; f < its.length; f++) {
+          if (cpu[f].length != its[f].length) {
+            throw new BadInputException(where + ": " + measure.cpu() + " and the score have"
+              + " different iterations in fork " + (f + 1));
+          }
+          for (int k = 0; k < its[f].length; k++) {
+            its[f][k] = its[f][k] / (cpu[f][k] / 1e9);
+          }
+        }
+        unit = unit + " per CPU s";
       }
       String key = o.get("benchmark").getAsString() + " " + params(o);
-      out.put(key, new Side(pm.get("scoreUnit").getAsString(), o.get("mode").getAsString(),
-        ForkStats.forkMeans(its)));
+      out.put(key, new Side(unit, o.get("mode").getAsString(), ForkStats.forkMeans(its)));
     }
     return out;
+  }
+
+  private static double[][] rawData(JsonObject metric, String where) throws BadInputException {
+    JsonElement raw = metric.get("rawData");
+    if (raw == null || !raw.isJsonArray()) {
+      throw new BadInputException(where + ": a metric has no rawData");
+    }
+    JsonArray forks = raw.getAsJsonArray();
+    double[][] its = new double[forks.size()][];
+    for (int f = 0; f < its.length; f++) {
+      JsonArray it = forks.get(f).getAsJsonArray();
+      its[f] = new double[it.size()];
+      for (int k = 0; k < its[f].length; k++) {
+        its[f][k] = it.get(k).getAsDouble();
+      }
+    }
+    return its;
   }
 
   private static String params(JsonObject o) {
@@ -198,6 +293,11 @@ public final class Compare {
 
   static List<Row> compareModes(Map<String, Side> run, String modeA, String modeB,
     Double target) throws BadInputException {
+    return compareModes(run, modeA, modeB, target, false);
+  }
+
+  static List<Row> compareModes(Map<String, Side> run, String modeA, String modeB,
+    Double target, boolean paired) throws BadInputException {
     List<Row> rows = new ArrayList<>();
     String tagA = "mode=" + modeA;
     for (Map.Entry<String, Side> e : run.entrySet()) {
@@ -209,7 +309,8 @@ public final class Compare {
       if (b != null) {
         int sp = key.indexOf(' ');
         String params = (" " + key.substring(sp + 1) + " ").replace(" " + tagA + " ", " ").trim();
-        rows.add(row(key.substring(0, sp), params, e.getValue(), b, target));
+        rows.add(paired ? pairedRow(key.substring(0, sp), params, e.getValue(), b, target)
+          : row(key.substring(0, sp), params, e.getValue(), b, target));
       }
     }
     if (rows.isEmpty()) {
@@ -219,12 +320,40 @@ public final class Compare {
   }
 
   private static Row row(String benchmark, String params, Side a, Side b, Double target) {
-    boolean lowerBetter = Ratio.lowerIsBetter(a.unit());
+    boolean lowerBetter = lowerIsBetter(a.unit());
     ForkStats.Interval r = lowerBetter ? ForkStats.ratio(a.forks(), b.forks())
       : ForkStats.ratio(b.forks(), a.forks());
+    return withVerdict(benchmark, params, a, b, r, target);
+  }
+
+  /** Time per op, and bytes allocated per op ({@code gc.alloc.rate.norm}): lower is better. */
+  static boolean lowerIsBetter(String unit) {
+    return Ratio.lowerIsBetter(unit) || "B/op".equals(unit);
+  }
+
+  /** Fork i of A against fork i of B, one ratio per pair (second side better when above 1). */
+  private static Row pairedRow(String benchmark, String params, Side a, Side b, Double target) {
+    if (a.forks().length != b.forks().length) {
+      // A round where one mode's fork failed: which forks pair up is no longer known.
+      ForkStats.Interval none = new ForkStats.Interval(0, Double.NaN, Double.NaN, Double.NaN);
+      return new Row(benchmark, params, a, b, none, "n/a (--paired needs as many forks of each"
+        + " mode, got " + a.forks().length + " and " + b.forks().length + ")");
+    }
+    boolean lowerBetter = lowerIsBetter(a.unit());
+    double[] ratios = new double[a.forks().length];
+    for (int i = 0; i < ratios.length; i++) {
+      ratios[i] = lowerBetter ? a.forks()[i] / b.forks()[i] : b.forks()[i] / a.forks()[i];
+    }
+    return withVerdict(benchmark, params, a, b, ForkStats.pairedRatio(ratios), target);
+  }
+
+  private static Row withVerdict(String benchmark, String params, Side a, Side b,
+    ForkStats.Interval r, Double target) {
     String verdict;
     if (target != null) {
-      verdict = r.against(target).toString();
+      // Under MIN_FORKS the interval is not to be trusted: no target is met or missed on it.
+      verdict = r.quotable() ? r.against(target).toString()
+        : ForkStats.Verdict.INCONCLUSIVE.toString();
     } else if (r.low() > 1) {
       verdict = "better";
     } else if (r.high() < 1) {
@@ -240,8 +369,9 @@ public final class Compare {
   }
 
   static void print(PrintStream out, List<Row> rows, Double target) {
-    out.println("Ratio > 1: the second side is better. 95% interval over forks (Welch, log"
-      + " scale)" + (target != null ? "; verdict against target " + target : "") + ".");
+    out.println("Ratio > 1: the second side is better. 95% interval over forks, log scale (Welch"
+      + " for two samples of forks, over the pair ratios with --paired)"
+      + (target != null ? "; verdict against target " + target : "") + ".");
     out.println();
     out.println("| benchmark | params | unit | A (forks) | B (forks) | B vs A | 95% interval |"
       + " verdict |");

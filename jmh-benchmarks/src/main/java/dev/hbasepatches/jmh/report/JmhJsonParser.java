@@ -161,7 +161,7 @@ final class JmhJsonParser {
       secondary.remove(CELLS_COUNTER);
       secondary.put("ops", primary);
       String unit = score.unit().replace("ops/", "cells/");
-      primary = new Metric(score.score(), score.error(), unit);
+      primary = new Metric(score.score(), score.error(), unit, score.forks());
     }
     return new JmhResult(benchmark, jmhMode, Collections.unmodifiableMap(params), primary,
       Collections.unmodifiableMap(secondary), settings, toolchain);
@@ -201,7 +201,64 @@ final class JmhJsonParser {
       return new Metric(Double.NaN, Double.NaN, noun + "/cpu-s");
     }
     double error = stats.getN() > 1 ? stats.getMeanErrorAt(0.999) : Double.NaN;
-    return new Metric(stats.getMean(), error, noun + "/cpu-s");
+    // The same per-iteration ratios, averaged per fork for ForkStats.
+    List<double[]> wf = rawForks(work);
+    List<double[]> cf = rawForks(cpu);
+    List<Double> forks = new ArrayList<>();
+    for (int f = 0; f < wf.size() && f < cf.size(); f++) {
+      double sum = 0;
+      int n = 0;
+      for (int i = 0; i < wf.get(f).length && i < cf.get(f).length; i++) {
+        if (cf.get(f)[i] > 0) {
+          sum += wf.get(f)[i] / cf.get(f)[i] * 1e9;
+          n++;
+        }
+      }
+      if (n > 0) {
+        forks.add(sum / n);
+      }
+    }
+    return new Metric(stats.getMean(), error, noun + "/cpu-s", List.copyOf(forks));
+  }
+
+  /** Each fork's raw iteration values; empty when the metric has no well-formed raw data. */
+  private static List<double[]> rawForks(JsonObject metric) {
+    List<double[]> out = new ArrayList<>();
+    JsonElement data = metric == null ? null : metric.get("rawData");
+    if (data == null || !data.isJsonArray()) {
+      return out;
+    }
+    for (JsonElement fork : data.getAsJsonArray()) {
+      if (!fork.isJsonArray()) {
+        return new ArrayList<>();
+      }
+      JsonArray its = fork.getAsJsonArray();
+      double[] v = new double[its.size()];
+      for (int i = 0; i < v.length; i++) {
+        JsonElement e = its.get(i);
+        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
+          return new ArrayList<>();
+        }
+        v[i] = e.getAsDouble();
+      }
+      out.add(v);
+    }
+    return out;
+  }
+
+  /** The mean of each fork's iterations (forks without iterations left out). */
+  private static List<Double> forkMeans(JsonObject metric) {
+    List<Double> out = new ArrayList<>();
+    for (double[] f : rawForks(metric)) {
+      if (f.length > 0) {
+        double sum = 0;
+        for (double x : f) {
+          sum += x;
+        }
+        out.add(sum / f.length);
+      }
+    }
+    return List.copyOf(out);
   }
 
   /** A metric's raw iteration scores, all forks in order. */
@@ -240,7 +297,7 @@ final class JmhJsonParser {
     String unit = primary
       ? requiredString(m, "scoreUnit", where + ": " + field)
       : optionalString(m, "scoreUnit", where);
-    return new Metric(number(score, field + ".score", where), errorValue, unit);
+    return new Metric(number(score, field + ".score", where), errorValue, unit, forkMeans(m));
   }
 
   /** A number, or one of the strings JMH uses for non-finite doubles ("NaN", "Infinity"). */

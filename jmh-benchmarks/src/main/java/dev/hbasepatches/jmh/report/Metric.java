@@ -17,13 +17,29 @@
  */
 package dev.hbasepatches.jmh.report;
 
+import java.util.List;
+
 /**
- * One JMH metric (primary or secondary): score, error and unit as JMH wrote them.
+ * One JMH metric (primary or secondary): score, error and unit as JMH wrote them, and the mean of
+ * each fork's iterations, which is what the project's statistics ({@link ForkStats}) start from.
  *
  * @param score the score; NaN if JMH had none
  * @param error the half-width of JMH's confidence interval; NaN when JMH could not estimate it
  *              (a single measurement iteration), so callers must render it, not trust it
  * @param unit  JMH's unit label, e.g. {@code ns/op}, {@code ops/s}, {@code B/op}
+ * @param forks each fork's mean, in fork order; empty when the file had no raw data
  */
-record Metric(double score, double error, String unit) {
+record Metric(double score, double error, String unit, List<Double> forks) {
+
+  Metric(double score, double error, String unit) {
+    this(score, error, unit, List.of());
+  }
+
+  double[] forkMeans() {
+    double[] out = new double[forks.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = forks.get(i);
+    }
+    return out;
+  }
 }

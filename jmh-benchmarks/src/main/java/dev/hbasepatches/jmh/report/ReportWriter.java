@@ -122,6 +122,11 @@ public final class ReportWriter {
       results.addAll(JmhJsonParser.parse(json));
     }
     String sources = String.join(", ", jsons.stream().map(Path::toString).toList());
+    // The machine as captured when the benchmarks ran (-Pjmh), from the first file that has it.
+    RunMachine captured = null;
+    for (Path json : jsons) {
+      captured = captured != null ? captured : RunMachine.besides(json);
+    }
     Map<String, List<JmhResult>> byChange = byChange(results);
     ZonedDateTime now = ZonedDateTime.now(clock).withZoneSameInstant(ZoneOffset.UTC);
     Files.createDirectories(dir);
@@ -129,7 +134,7 @@ public final class ReportWriter {
     for (Map.Entry<String, List<JmhResult>> c : byChange.entrySet()) {
       Path file = dir.resolve(c.getKey() + ".md");
       Files.writeString(file,
-        ChangeReport.render(c.getKey(), c.getValue(), machine, now, sources),
+        ChangeReport.render(c.getKey(), c.getValue(), machine, captured, now, sources),
         StandardCharsets.UTF_8);
       written.add(file);
     }

@@ -40,7 +40,8 @@ import org.openjdk.jmh.runner.IterationType;
  * Two modes in one fork: the same shape loaded into two regions, one in mode {@link #a}, one in
  * mode {@link #b}, and the iterations scanning one or the other in blocks of four, A B B A. The
  * report tool {@code dev.hbasepatches.jmh.report.AbbaPairs} turns each block into one ratio
- * B / A and summarises the blocks.
+ * B / A, each fork into the geometric mean of its blocks, and summarises the forks (the fork is
+ * the unit: run five or more).
  * <p>
  * Why: on the project's 2-vCPU VM a single fork of {@link SeekSkipScanBenchmark} can run at
  * one level (about 20 scans/s on deletedColumns/4) and drop to another (12) for some seconds
@@ -59,7 +60,7 @@ import org.openjdk.jmh.runner.IterationType;
  * Not in the quick {@code -Pjmh} run (its three iterations make no block). Run it with its own
  * warmup and iteration counts (not {@code dev-support/jmh.sh}'s, whose ten measured iterations
  * make two blocks), e.g. {@code java -jar benchmarks.jar SeekSkipToggleBenchmark
- * -p shape=deletedColumns -p files=4 -f 2 -rf json -rff toggle.json}, then {@code java -cp
+ * -p shape=deletedColumns -p files=4 -f 5 -rf json -rff toggle.json}, then {@code java -cp
  * benchmarks.jar dev.hbasepatches.jmh.report.AbbaPairs toggle.json}.
  */
 @State(Scope.Benchmark)

@@ -132,20 +132,35 @@ public class AbbaPairsTest {
     }
   }
 
-  /** Mean, sample sd, standard error and the Student t interval (t(0.975, 2) = 4.302653). */
+  /**
+   * The fork is the unit: twenty blocks from two forks are two samples, not twenty, and each
+   * fork's ratio is the geometric mean of its blocks'.
+   */
   @Test
-  public void summaryIsStudentT() {
-    AbbaPairs.Summary s = AbbaPairs.Summary.of(List.of(0.9, 1.0, 1.1));
-    assertEquals(3, s.n());
-    assertEquals(1.0, s.mean(), 1e-12);
-    assertEquals(0.1, s.sd(), 1e-12);
-    assertEquals(0.1 / Math.sqrt(3), s.se(), 1e-12);
-    double half = 4.302653 * 0.1 / Math.sqrt(3);
-    assertEquals(1.0 - half, s.low(), 1e-6);
-    assertEquals(1.0 + half, s.high(), 1e-6);
-    AbbaPairs.Summary one = AbbaPairs.Summary.of(List.of(0.97));
-    assertEquals(0.97, one.mean(), 0);
-    assertTrue(Double.isNaN(one.low()));
+  public void forksNotBlocksAreTheUnit() throws Exception {
+    List<AbbaPairs.Block> blocks = new java.util.ArrayList<>();
+    for (int f = 1; f <= 2; f++) {
+      double level = f == 1 ? 0.9 : 1.1;
+      double[] v = new double[40];
+      for (int i = 0; i < v.length; i++) {
+        boolean inB = i % 4 == 1 || i % 4 == 2;
+        v[i] = 100 * (inB ? level : 1.0);
+      }
+      double[][] s = slots(v);
+      blocks.addAll(AbbaPairs.blocks(f, s[0], s[1], v, new int[1]));
+    }
+    assertEquals(20, blocks.size());
+    double[] forks = AbbaPairs.forkRatios(blocks);
+    assertEquals(2, forks.length);
+    assertEquals(0.9, forks[0], 1e-12);
+    assertEquals(1.1, forks[1], 1e-12);
+    ForkStats.Interval r = AbbaPairs.summary(blocks);
+    assertEquals(2, r.n());
+    assertEquals(Math.sqrt(0.99), r.estimate(), 1e-12);
+    assertTrue(!r.quotable());
+    // Blocks taken as independent would have put a narrow interval round 0.995; over the two
+    // forks (t with 1 degree of freedom) it spans far beyond both.
+    assertTrue(r.low() < 0.5 && r.high() > 1.5);
   }
 
   @Test
@@ -180,9 +195,10 @@ public class AbbaPairsTest {
     assertTrue(report, report.contains("2 fork(s), 3 blocks, 1 iteration(s)"));
     assertTrue(report,
       report.contains("| 1 | 2 | ABBA | 100.0 | 98.0 | 98.0 | 100.0 | 0.9800 | 0.9800 |"));
-    // Ratios 0.99, 0.98, 0.98: mean 0.9833.
-    assertTrue(report, report.contains("| B / A, score | 3 | 0.9833 |"));
-    assertTrue(report, report.contains("| B / A, per CPU second | 3 | 0.9833 |"));
+    // Blocks 0.99, 0.98 in fork 1 and 0.98 in fork 2: forks 0.9850 and 0.9800.
+    assertTrue(report, report.contains("| B / A, score | 2 | 3 | 0.9850, 0.9800 | 0.982 |"));
+    assertTrue(report, report.contains("| B / A, per CPU second | 2 | 3 | 0.9850, 0.9800 |"));
+    assertTrue(report, report.contains("(2 < 5: not quotable)"));
     assertTrue(report, report.contains("slot A 1.000%, slot B 2.000%"));
     assertTrue(report, !report.contains("Pooled"));
     // The same combination in a second file: its blocks are pooled with the first file's.
@@ -195,8 +211,9 @@ public class AbbaPairsTest {
     report = out.toString(StandardCharsets.UTF_8);
     assertTrue(report, report.contains("### Pooled over 2 files: x.QuotaToggleBenchmark.read"
       + " (mode=PATCHED, toggle=offOn)"));
-    // 0.99, 0.98, 0.98 and 0.99, 0.98, 0.95: mean 0.9783.
-    assertTrue(report, report.contains("| B / A, score | 6 | 0.9783 |"));
+    // Four forks over the two files: 0.9850, 0.9800, then 0.9850, 0.9500.
+    assertTrue(report,
+      report.contains("| B / A, score | 4 | 6 | 0.9850, 0.9800, 0.9850, 0.9500 |"));
   }
 
   @Test

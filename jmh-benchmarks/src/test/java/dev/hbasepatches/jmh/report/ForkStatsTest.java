@@ -137,4 +137,68 @@ public class ForkStatsTest {
       Compare.read("[" + entry("PATCHED", "thrpt", "ops/s", 1, 2) + "]", "y"), "UPSTREAM",
       "PATCHED", null));
   }
+  /** A throughput entry whose forks carry a cpuNanos counter and an allocation per op. */
+  private static String cpuEntry(String mode, double[] scores, double[] cpuNanos, double bytes) {
+    StringBuilder raw = new StringBuilder();
+    StringBuilder cpu = new StringBuilder();
+    StringBuilder alloc = new StringBuilder();
+    for (int i = 0; i < scores.length; i++) {
+      String sep = i == 0 ? "" : ",";
+      raw.append(sep).append('[').append(scores[i]).append(']');
+      cpu.append(sep).append('[').append(cpuNanos[i]).append(']');
+      alloc.append(sep).append('[').append(bytes).append(']');
+    }
+    return "{\"benchmark\":\"dev.x.FooBenchmark.get\",\"mode\":\"thrpt\","
+      + "\"params\":{\"mode\":\"" + mode + "\"},\"primaryMetric\":{\"score\":1,"
+      + "\"scoreUnit\":\"ops/s\",\"rawData\":[" + raw + "]},\"secondaryMetrics\":{"
+      + "\"cpuNanos\":{\"score\":1,\"scoreUnit\":\"#/s\",\"rawData\":[" + cpu + "]},"
+      + "\"gc.alloc.rate.norm\":{\"score\":1,\"scoreUnit\":\"B/op\",\"rawData\":[" + alloc
+      + "]}}}";
+  }
+
+  @Test
+  public void pairedModesPairForkIWithForkIAndCpuAndMetricMeasures() throws Exception {
+    // Each pair sits on its own level; B is 1.1x A inside every pair.
+    double[] a = { 100, 50, 200, 80, 120 };
+    double[] b = new double[a.length];
+    double[] cpuA = new double[a.length];
+    double[] cpuB = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      b[i] = 1.1 * a[i];
+      cpuA[i] = 1e9;
+      cpuB[i] = 0.5e9; // B does its work on half the CPU: 2.2x per CPU second
+    }
+    String run = "[" + cpuEntry("UPSTREAM", a, cpuA, 64) + "," + cpuEntry("PATCHED", b, cpuB, 32)
+      + "]";
+    Compare.Row paired = Compare.compareModes(Compare.read(run, "p"), "UPSTREAM", "PATCHED", 1.05,
+      true).get(0);
+    assertEquals(1.1, paired.ratio().estimate(), 1e-9);
+    assertEquals(1.1, paired.ratio().low(), 1e-9);
+    assertEquals("met", paired.verdict());
+    // Unpaired, the levels are noise and nothing is decided.
+    Compare.Row unpaired = Compare.compareModes(Compare.read(run, "p"), "UPSTREAM", "PATCHED",
+      1.05, false).get(0);
+    assertEquals("inconclusive", unpaired.verdict());
+    Compare.Row cpu = Compare.compareModes(Compare.read(run, "p",
+      new Compare.Measure(null, "cpuNanos")), "UPSTREAM", "PATCHED", null, true).get(0);
+    assertEquals(2.2, cpu.ratio().estimate(), 1e-9);
+    assertEquals("ops/s per CPU s", cpu.a().unit());
+    // Bytes per op: fewer is better, so half the bytes reads 2.0.
+    Compare.Row bytes = Compare.compareModes(Compare.read(run, "p",
+      new Compare.Measure("gc.alloc.rate.norm", null)), "UPSTREAM", "PATCHED", null, true).get(0);
+    assertEquals(2.0, bytes.ratio().estimate(), 1e-9);
+    BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(run, "p",
+      new Compare.Measure("nope", null)));
+    assertTrue(e.getMessage(), e.getMessage().contains("no secondary metric nope"));
+  }
+
+  @Test
+  public void pairedNeedsAsManyForksOfEachMode() throws Exception {
+    String run = "[" + entry("UPSTREAM", "thrpt", "ops/s", 1, 2, 3) + ","
+      + entry("PATCHED", "thrpt", "ops/s", 1, 2) + "]";
+    Compare.Row r = Compare.compareModes(Compare.read(run, "r"), "UPSTREAM", "PATCHED", null,
+      true).get(0);
+    assertTrue(r.verdict(), r.verdict().startsWith("n/a (--paired needs as many forks of each"));
+    assertTrue(Double.isNaN(r.ratio().estimate()));
+  }
 }

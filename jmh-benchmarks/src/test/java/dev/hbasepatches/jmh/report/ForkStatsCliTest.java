@@ -1,0 +1,81 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.Test;
+
+/** The scripts' door to {@link ForkStats}: labelled ratios in, one row per label out. */
+public class ForkStatsCliTest {
+
+  private static String[] run(String input, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = ForkStatsCli.run(args,
+      new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+      new PrintStream(out, true, StandardCharsets.UTF_8),
+      new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new String[] { String.valueOf(status), out.toString(StandardCharsets.UTF_8),
+      err.toString(StandardCharsets.UTF_8) };
+  }
+
+  @Test
+  public void oneRowPerLabelInFirstSeenOrderWithForkStatsInterval() {
+    String in = "P / U\t2.0\nP / B\t1.1\nP / U\t0.5\nP / U\t2.0\nP / U\t0.5\nP / U\t1.0\n";
+    String[] r = run(in);
+    assertEquals(r[2], "0", r[0]);
+    String[] lines = r[1].split("\n");
+    assertEquals("| ratio | pairs | geometric mean | 95% interval | verdict |", lines[0]);
+    ForkStats.Interval expected = ForkStats.pairedRatio(new double[] { 2, 0.5, 2, 0.5, 1 });
+    assertEquals("| P / U | 5 | 1 | " + Compare.sig3(expected.low()) + " to "
+      + Compare.sig3(expected.high()) + " | contains 1 |", lines[2]);
+    assertEquals("| P / B | 1 | 1.1 | - | n/a (1 < 5: not quotable) |", lines[3]);
+  }
+
+  @Test
+  public void verdictAgainstATarget() {
+    String in = "x\t1.60\nx\t1.62\nx\t1.58\nx\t1.61\nx\t1.59\n";
+    assertTrue(run(in, "--target", "1.5")[1].contains("| met |"));
+    assertTrue(run(in, "--target", "1.7")[1].contains("| not met |"));
+    assertTrue(run(in, "--target", "1.6", "--no-header")[1].startsWith("| x | 5 | 1.6 |"));
+    assertTrue(run(in, "--target", "1.6")[1].contains("| inconclusive |"));
+    // Three pairs well above the target: still inconclusive, since three are too few to quote.
+    String few = "x\t1.60\nx\t1.62\nx\t1.58\n";
+    assertTrue(run(few, "--target", "1.5")[1].contains("| inconclusive (3 < 5: not quotable) |"));
+  }
+
+  @Test
+  public void badInputIsRefusedWithTheLine() {
+    String[] r = run("x\t1.0\nx\tabc\n");
+    assertEquals("1", r[0]);
+    assertTrue(r[2], r[2].contains("line 2: a ratio must be a positive number, got 'abc' for x"));
+    r = run("no tab here\n");
+    assertTrue(r[2], r[2].contains("line 1: expected LABEL<TAB>RATIO"));
+    r = run("x\t-1\n");
+    assertTrue(r[2], r[2].contains("positive number"));
+    r = run("", "--target", "0");
+    assertEquals("2", r[0]);
+    assertTrue(r[2], r[2].contains("--target must be a positive ratio"));
+  }
+}
