@@ -87,7 +87,20 @@ public final class ChangeModules {
     new ChangeModule("quotas", "dev.hbasepatches.quotas.ThrottlingRegionServer",
       Map.of("hbase.regionserver.impl", "dev.hbasepatches.quotas.ThrottlingRegionServer",
         "hbase.quota.enabled", "true"),
-      "hbasepatches.quotas.mode"));
+      "hbasepatches.quotas.mode"),
+    // The L2 block cache, with exactly the keys its PATCH.md documents: data blocks are served
+    // from it (IndexOnlyLRU keeps the heap L1 to index and bloom blocks) and the guard refuses to
+    // start a RegionServer without it. The mode picks PATCHED (ours), BASELINE (the same cache,
+    // copy on read) or UPSTREAM (HBase's off-heap BucketCache of the same size). The size holds
+    // the tool's default data (2 x 100,000 rows of 1 KB) with room; -D overrides it.
+    new ChangeModule("offheap-read", "dev.hbasepatches.offheap.OffHeapBlockCache",
+      Map.of("hbase.blockcache.use.external", "true",
+        "hbase.blockcache.external.class", "dev.hbasepatches.offheap.OffHeapBlockCache",
+        "hfile.block.cache.policy", "IndexOnlyLRU",
+        "hfile.block.cache.size", "0.1",
+        "hbasepatches.offheap.size", "512m",
+        "hbase.coprocessor.regionserver.classes", "dev.hbasepatches.offheap.OffHeapCacheGuard"),
+      "hbasepatches.offheap.mode"));
 
   private ChangeModules() {
   }

@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.perf;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.client.Connection;
 
@@ -32,6 +33,11 @@ interface ClusterSession extends AutoCloseable {
 
   /** The same, as fields for the JSON report. */
   Map<String, Object> describe();
+
+  /** Lines for the user once the commands have run (e.g. the block caches' counts). */
+  default List<String> closingNotes() {
+    return List.of();
+  }
 
   /** Closes this run's connection; an embedded cluster is stopped by its owner, not here. */
   @Override

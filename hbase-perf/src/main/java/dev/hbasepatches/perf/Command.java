@@ -49,7 +49,10 @@ public enum Command {
   CHECK_AND_PUT("checkAndPut", Kind.MUTATE,
     "at random keys: if the first column holds the written value, put the row again"),
   SEED_TABLE("seedTable", Kind.SUITE,
-    "the seed's six experiments with 1,000-byte rows, next to HBase 0.19 and BigTable");
+    "the seed's six experiments with 1,000-byte rows, next to HBase 0.19 and BigTable"),
+  CACHED_READS("cachedReads", Kind.SUITE,
+    "load, warm every block into the block cache, then randomRead and 100-row multi-gets "
+      + "(the off-heap read path's experiment, HBASE-11425)");
 
   /** What a command does to the table; decides loading, flushing and verification. */
   public enum Kind {

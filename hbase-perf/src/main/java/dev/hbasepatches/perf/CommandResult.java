@@ -51,6 +51,7 @@ final class CommandResult {
   final long staleMissing;
   final long checkFailed;
   final List<String> problems;
+  final JvmCounters jvm;
   final List<String> notes = new ArrayList<>();
 
   CommandResult(String name, RunContext ctx, Purpose purpose, CommandRunner.Measurement m) {
@@ -74,6 +75,7 @@ final class CommandResult {
     this.staleMissing = ctx.tally.staleMissing();
     this.checkFailed = ctx.checkFailed.sum();
     this.problems = ctx.tally.samples();
+    this.jvm = m.jvm;
   }
 
   double seconds() {
@@ -117,6 +119,12 @@ final class CommandResult {
     v.put("staleMissing", staleMissing);
     v.put("problems", problems);
     m.put("verify", v);
+    Map<String, Object> j = new LinkedHashMap<>();
+    j.put("gcCollections", jvm.gcCount);
+    j.put("gcMillis", jvm.gcMillis);
+    j.put("allocatedBytes", jvm.allocatedBytes);
+    j.put("allocatedBytesPerOp", jvm.bytesPer(ops));
+    m.put("jvm", j);
     m.put("errorSamples", errorSamples);
     m.put("notes", notes);
     return m;

@@ -32,15 +32,18 @@ final class CommandRunner {
     final long elapsedNanos;
     final LatencySummary latency;
     final LatencySummary serviceTime;
+    /** GC and allocation in this JVM while the clients ran. */
+    final JvmCounters jvm;
     final List<String> notes = new ArrayList<>();
 
     Measurement(long ops, long rows, long elapsedNanos, LatencySummary latency,
-      LatencySummary serviceTime) {
+      LatencySummary serviceTime, JvmCounters jvm) {
       this.ops = ops;
       this.rows = rows;
       this.elapsedNanos = elapsedNanos;
       this.latency = latency;
       this.serviceTime = serviceTime;
+      this.jvm = jvm;
     }
   }
 
@@ -79,6 +82,7 @@ final class CommandRunner {
     ProgressReporter progress = progressInterval == null ? null
       : new ProgressReporter(name, progressOut, terminal, progressInterval, latency,
         shared.ops::sum, ctx.errors::count, expected);
+    JvmCounters jvmBefore = JvmCounters.now();
     threads.forEach(Thread::start);
     if (progress != null) {
       progress.start();
@@ -96,12 +100,13 @@ final class CommandRunner {
       }
     }
     long elapsed = System.nanoTime() - shared.startNanos;
+    JvmCounters jvm = JvmCounters.now().since(jvmBefore);
     latency.drainInterval();
     LatencySummary service = shared.serviceTime == null ? null
       : new LatencySummary(shared.serviceTime.getIntervalHistogram());
     long late = ctx.errors.lateFailures();
     Measurement m = new Measurement(shared.ops.sum() - late, shared.rows.sum() - late, elapsed,
-      new LatencySummary(latency.total()), service);
+      new LatencySummary(latency.total()), service, jvm);
     for (ClientRunner r : runners) {
       if (r.gaveUp() != null) {
         m.notes.add(r.gaveUp());

@@ -28,6 +28,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.io.hfile.CacheStats;
+import org.apache.hadoop.hbase.io.hfile.CombinedBlockCache;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
 
 /**
  * The default cluster: an in-process minicluster on the local file system, from the project's
@@ -39,6 +43,12 @@ final class EmbeddedCluster implements ClusterSession {
   /** Secondary region replicas pick up flushed files this often, so TIMELINE reads see data. */
   static final String REPLICA_REFRESH_KEY = "hbase.regionserver.storefile.refresh.period";
   static final String REPLICA_REFRESH_MILLIS = "5000";
+  /**
+   * How long the in-process master may take to come up (HBase's default is 30 s, which a busy
+   * 2-core machine can miss: "Master not active after 30000ms").
+   */
+  static final String MASTER_START_TIMEOUT_KEY = "hbase.master.start.timeout.localHBaseCluster";
+  static final String MASTER_START_TIMEOUT_MILLIS = "180000";
 
   private final MiniCluster cluster;
   private final Connection connection;
@@ -59,6 +69,7 @@ final class EmbeddedCluster implements ClusterSession {
   static Map<String, String> settings(PerfOptions o, ChangeModules.Selection changes) {
     Map<String, String> s = new TreeMap<>();
     s.put(REPLICA_REFRESH_KEY, REPLICA_REFRESH_MILLIS);
+    s.put(MASTER_START_TIMEOUT_KEY, MASTER_START_TIMEOUT_MILLIS);
     if (changes != null) {
       for (ChangeModules.ChangeModule m : changes.present()) {
         s.putAll(m.settings(o.changeMode));
@@ -137,7 +148,52 @@ final class EmbeddedCluster implements ClusterSession {
     m.put("regionServers", regionServers);
     m.put("changeModules", changesOn);
     m.put("settings", new LinkedHashMap<>(settings));
+    m.put("blockCaches", blockCaches());
     return m;
+  }
+
+  @Override
+  public List<String> closingNotes() {
+    List<String> lines = new ArrayList<>();
+    for (Map<String, Object> c : blockCaches()) {
+      String l2 = !c.containsKey("l2") ? ""
+        : "; L2 " + c.get("l2Description") + ": hits " + c.get("l2Hits") + ", misses "
+          + c.get("l2Misses") + ", evicted " + c.get("l2Evicted")
+          + " (whole run, loads and warm-up included)";
+      lines.add("block cache of " + c.get("server") + ": " + c.get("caches") + l2);
+    }
+    return lines;
+  }
+
+  /** Each region server's block cache: its classes and, where it has one, its L2's counts. */
+  List<Map<String, Object>> blockCaches() {
+    List<Map<String, Object>> all = new ArrayList<>();
+    for (int i = 0; i < regionServers; i++) {
+      HRegionServer rs;
+      try {
+        rs = cluster.regionServer(i);
+      } catch (RuntimeException e) {
+        continue;
+      }
+      if (rs == null) {
+        continue;
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("server", rs.getServerName().toShortString());
+      BlockCache cache = rs.getBlockCache().orElse(null);
+      m.put("caches", cache == null ? "none" : cache.getClass().getSimpleName());
+      if (cache instanceof CombinedBlockCache) {
+        BlockCache l2 = ((CombinedBlockCache) cache).getSecondLevelCache();
+        CacheStats stats = l2.getStats();
+        m.put("l2", l2.getClass().getSimpleName());
+        m.put("l2Description", l2.toString());
+        m.put("l2Hits", stats.getHitCount());
+        m.put("l2Misses", stats.getMissCount());
+        m.put("l2Evicted", stats.getEvictedCount());
+      }
+      all.add(m);
+    }
+    return all;
   }
 
   @Override

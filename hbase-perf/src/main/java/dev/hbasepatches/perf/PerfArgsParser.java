@@ -166,6 +166,14 @@ public final class PerfArgsParser {
     if (o.commands.contains(Command.SEED_TABLE) && o.commands.size() > 1) {
       throw ToolFailure.usage("seedTable runs its own six commands; give it on its own");
     }
+    if (o.commands.contains(Command.CACHED_READS) && o.commands.size() > 1) {
+      throw ToolFailure.usage("cachedReads runs its own load, warm-up and reads; give it on its "
+        + "own");
+    }
+    if (o.commands.contains(Command.CACHED_READS) && o.totalRows() < CachedReads.MULTI_GET) {
+      throw ToolFailure.usage("cachedReads multi-gets " + CachedReads.MULTI_GET + " rows at a "
+        + "time; use --rows x nclients of at least that");
+    }
     if (o.rows > MAX_TOTAL_ROWS / o.clients) {
       throw ToolFailure.usage("--rows x nclients must be at most " + MAX_TOTAL_ROWS
         + " (row keys are " + RowKeys.WIDTH + " digits)");
@@ -189,7 +197,8 @@ public final class PerfArgsParser {
         + "50,000,000 rows x nclients");
     }
     boolean writes = o.commands.stream().anyMatch(Command::writesRows)
-      || o.commands.contains(Command.SEED_TABLE);
+      || o.commands.contains(Command.SEED_TABLE)
+      || o.commands.contains(Command.CACHED_READS);
     if (o.verify && writes && o.totalRows() > RowSet.MAX_ROWS) {
       throw ToolFailure.usage("--verify of writes keeps a bit per row; use at most "
         + RowSet.MAX_ROWS + " rows x nclients");

@@ -68,6 +68,8 @@ final class PerfRun {
       if (c == Command.SEED_TABLE) {
         seedTable = new SeedTable(this, options, notes);
         seedTable.run();
+      } else if (c == Command.CACHED_READS) {
+        new CachedReads(this, options, notes).run();
       } else {
         run(c);
       }
@@ -95,6 +97,11 @@ final class PerfRun {
   }
 
   CommandResult run(Command c) {
+    return run(c, c.cliName());
+  }
+
+  /** Runs {@code c}, reporting it under {@code label}. */
+  CommandResult run(Command c, String label) {
     TableName name = tableFor(c);
     TableManager.TableState state = tables.prepare(name,
       options.inMemory || c == Command.RANDOM_READ_MEM);
@@ -107,8 +114,8 @@ final class PerfRun {
     RunContext ctx = new RunContext(options, c, connection, name, false);
     try {
       long[] countersBefore = ctx.increments != null ? ReadBack.counters(ctx) : null;
-      notes.println(header(ctx));
-      CommandRunner.Measurement m = runner.run(ctx, c.cliName());
+      notes.println(header(ctx, label));
+      CommandRunner.Measurement m = runner.run(ctx, label);
       if (ctx.written != null) {
         ReadBack.writtenRows(ctx);
       }
@@ -122,7 +129,7 @@ final class PerfRun {
         && ctx.opsPerClient >= options.rows && m.notes.isEmpty()) {
         state.loaded = true;
       }
-      CommandResult r = new CommandResult(c.cliName(), ctx, CommandResult.Purpose.MEASURE, m);
+      CommandResult r = new CommandResult(label, ctx, CommandResult.Purpose.MEASURE, m);
       results.add(r);
       return r;
     } catch (IOException e) {
@@ -130,7 +137,7 @@ final class PerfRun {
     }
   }
 
-  private String header(RunContext ctx) {
+  private String header(RunContext ctx, String label) {
     String ops = ctx.opsPerClient == Long.MAX_VALUE ? ""
       : String.format(Locale.ROOT, "%,d ops each", ctx.opsPerClient);
     if (ctx.duration != null) {
@@ -138,8 +145,8 @@ final class PerfRun {
     }
     String pace = ctx.targetRate > 0
       ? String.format(Locale.ROOT, ", paced at %,.0f ops/s", ctx.targetRate) : "";
-    return String.format(Locale.ROOT, "%s: %d client(s), %s%s", ctx.command.cliName(),
-      options.clients, ops, pace);
+    return String.format(Locale.ROOT, "%s: %d client(s), %s%s", label, options.clients, ops,
+      pace);
   }
 
   /**
@@ -163,7 +170,7 @@ final class PerfRun {
   }
 
   /** Reads every row once through the block cache so an IN_MEMORY table is served from it. */
-  private void warm(TableName name, TableManager.TableState state) {
+  void warm(TableName name, TableManager.TableState state) {
     tables.flush(name);
     long rows = 0;
     Scan scan = new Scan().setCacheBlocks(true).setCaching(Math.max(options.caching, 100));

@@ -116,6 +116,7 @@ public final class PerfTool {
       err.println("cluster: " + cluster.summary());
       run = new PerfRun(options, cluster.connection(), cluster.embedded(), err, terminal);
       run.runAll();
+      cluster.closingNotes().forEach(err::println);
       code = run.results().stream().anyMatch(CommandResult::failed)
         ? ToolFailure.EXIT_RUN_ERRORS : 0;
     } catch (ToolFailure f) {

@@ -89,6 +89,11 @@ final class ResultTable {
     if (!r.problems.isEmpty() && (r.verified || r.missing > 0)) {
       r.problems.forEach(p -> out.println("    " + p));
     }
+    if (r.purpose == CommandResult.Purpose.MEASURE && r.jvm != null) {
+      long perOp = r.jvm.bytesPer(r.ops);
+      out.print(f("%s: JVM while it ran: %,d GC(s), %,d ms in GC, %s allocated per operation%n",
+        who, r.jvm.gcCount, r.jvm.gcMillis, perOp < 0 ? "unknown bytes" : f("%,d bytes", perOp)));
+    }
     r.notes.forEach(n -> out.println(who + ": " + n));
   }
 }

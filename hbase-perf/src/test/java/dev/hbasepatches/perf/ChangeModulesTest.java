@@ -59,9 +59,25 @@ public class ChangeModulesTest {
     }
   }
 
+  /** The keys offheap-read's PATCH.md documents, the guard among them, in every mode. */
+  @Test
+  public void offheapReadIsTheExternalL2WithItsGuardInEveryMode() {
+    ChangeModules.ChangeModule offheap = ChangeModules.byName("offheap-read").orElseThrow();
+    for (ChangeMode mode : ChangeMode.values()) {
+      Map<String, String> settings = offheap.settings(mode);
+      assertEquals("true", settings.get("hbase.blockcache.use.external"));
+      assertEquals("dev.hbasepatches.offheap.OffHeapBlockCache",
+        settings.get("hbase.blockcache.external.class"));
+      assertEquals("IndexOnlyLRU", settings.get("hfile.block.cache.policy"));
+      assertEquals("dev.hbasepatches.offheap.OffHeapCacheGuard",
+        settings.get("hbase.coprocessor.regionserver.classes"));
+      assertEquals(mode.name(), settings.get("hbasepatches.offheap.mode"));
+    }
+  }
+
   @Test
   public void aModuleMissingFromTheClasspathIsNamedWithItsClass() {
-    // hbase-perf's own test classpath has no change module on it.
+    // hbase-perf's own test classpath has no quotas module on it (offheap-read only).
     ToolFailure e =
       assertThrows(ToolFailure.class, () -> ChangeModules.select(List.of("quotas")));
     assertTrue(e.getMessage(), e.getMessage().contains("quotas (no class " + QUOTAS_SERVER + ")"));

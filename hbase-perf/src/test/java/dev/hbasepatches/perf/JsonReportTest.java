@@ -46,7 +46,7 @@ public class JsonReportTest {
   private static final List<String> ENVIRONMENT = List.of("java", "os", "cpus", "maxHeapBytes",
     "hbaseVersion");
   private static final List<String> EMBEDDED_CLUSTER = List.of("mode", "regionServers",
-    "changeModules", "settings");
+    "changeModules", "settings", "blockCaches");
   private static final List<String> OPTIONS = List.of("clients", "rows", "valueSize",
     "valueSizes", "families", "columns", "keys", "zipfExponent", "seed", "table", "presplit",
     "compression", "blockEncoding", "bloomFilter", "inMemory", "replicas", "multiGet",
@@ -54,7 +54,9 @@ public class JsonReportTest {
     "durationSeconds", "rate", "verify", "flush");
   private static final List<String> RESULT = List.of("command", "name", "purpose", "clients",
     "operations", "rows", "errors", "seconds", "opsPerSecond", "rowsPerSecond", "latencyMicros",
-    "serviceTimeMicros", "verify", "errorSamples", "notes");
+    "serviceTimeMicros", "verify", "jvm", "errorSamples", "notes");
+  private static final List<String> JVM = List.of("gcCollections", "gcMillis", "allocatedBytes",
+    "allocatedBytesPerOp");
   private static final List<String> LATENCY = List.of("mean", "p50", "p95", "p99", "p999",
     "max");
   private static final List<String> VERIFY = List.of("enabled", "rowsChecked", "missing",
@@ -86,6 +88,7 @@ public class JsonReportTest {
       assertEquals(RESULT, keys(result));
       assertEquals(LATENCY, keys(result.getAsJsonObject("latencyMicros")));
       assertEquals(VERIFY, keys(result.getAsJsonObject("verify")));
+      assertEquals(JVM, keys(result.getAsJsonObject("jvm")));
     }
     JsonObject measured = r.only();
     assertEquals("paced runs report service time apart", LATENCY,

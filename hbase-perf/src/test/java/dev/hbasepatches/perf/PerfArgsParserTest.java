@@ -208,14 +208,20 @@ public class PerfArgsParserTest {
 
   @Test
   public void aChangeModuleThatIsNotOnTheClasspathIsNamedNotIgnored() {
-    // hbase-perf never depends on the change modules, so none is on this test classpath.
+    // Of the change modules only offheap-read is on this test classpath (test scope).
     ToolRun r = ToolRun.plain("--changes=seek-skip", "--rows=10", "scan");
     assertEquals(r.toString(), ToolFailure.EXIT_USAGE, r.exitCode);
     assertTrue(r.err, r.err.contains("seek-skip (no class dev.hbasepatches.seekskip."
       + "SeekSkipRegion)"));
-    r = ToolRun.plain("--patched", "--rows=10", "scan");
+    r = ToolRun.plain("--changes=seek-skip,quotas", "--rows=10", "scan");
     assertEquals(r.toString(), ToolFailure.EXIT_USAGE, r.exitCode);
     assertTrue(r.err, r.err.contains("not on the classpath"));
+    r.assertNoStackTrace();
+    // --patched (all) runs with the modules that are there and names the others.
+    r = ToolRun.plain("--patched", "--progress=0", "--rows=10", "scan");
+    assertEquals(r.toString(), 0, r.exitCode);
+    assertTrue(r.err, r.err.contains("change module seek-skip: NOT on the classpath"));
+    assertTrue(r.err, r.err.contains("change module offheap-read: on"));
     r.assertNoStackTrace();
   }
 
