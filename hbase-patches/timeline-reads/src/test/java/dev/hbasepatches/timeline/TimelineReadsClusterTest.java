@@ -393,6 +393,7 @@ public class TimelineReadsClusterTest {
         int before = reading.reads;
         cluster.stopRegionServer(indexOf(first));
         cluster.waitOnRegionServer(indexOf(first));
+        CLUSTER.util().waitFor(120_000, 500, () -> !first.equals(primaryServer()));
         CLUSTER.util().waitUntilNoRegionsInTransition(60_000);
         Thread.sleep(1000);
         System.out.println("graceful stop of " + first + ": " + (reading.reads - before)
