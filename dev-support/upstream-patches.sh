@@ -136,7 +136,7 @@ resolve_sources() {
   SOURCES="$WORK/sources-$version"
   mkdir -p "$SOURCES"
   local a
-  for a in hbase-server hbase-common; do
+  for a in hbase-server hbase-common hbase-client; do
     [ -f "$SOURCES/$a-$version-sources.jar" ] && continue
     say "fetching org.apache.hbase:$a:$version:sources"
     (cd "$ROOT" && mvn -B -q -ntp org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
@@ -255,12 +255,14 @@ check_change() {
       die "$change: $(basename "$p") does not apply to upstream ${CHECKOUT:-$SOURCES} (stale?)"
     }
     out=$(cd "$tree" && git apply -v "$p" 2>&1) || { echo "$out" >&2; die "$change: apply failed"; }
-    if echo "$out" | grep -q '^Skipped patch'; then
+    # Here-strings, not `echo | grep -q`: under pipefail grep -q exiting at its first match can
+    # kill echo with SIGPIPE, which failed a good series (and would pass a skipped one).
+    if grep -q '^Skipped patch' <<<"$out"; then
       echo "$out" >&2
       die "$change: git skipped part of $(basename "$p")"
     fi
     while read -r path; do
-      echo "$out" | grep -qF "Applied patch $path cleanly." \
+      grep -qF "Applied patch $path cleanly." <<<"$out" \
         || { echo "$out" >&2; die "$change: $path was not applied"; }
     done < <(touched_paths "$p")
   done

@@ -53,6 +53,11 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
   static final AtomicLongArray GETS = new AtomicLongArray(8);
   /** Scanner opens (index = replica id) since the last {@link #reset()}. */
   static final AtomicLongArray SCANS = new AtomicLongArray(8);
+  /** Gets answered with no cell at all (index = replica id) since the last {@link #reset()}. */
+  static final AtomicLongArray EMPTY_GETS = new AtomicLongArray(8);
+  /** The first few empty answers: replica, server, store files and memstore of the region. */
+  static final java.util.Queue<String> EMPTY_SEEN =
+    new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   private static volatile double pauseProbability;
   private static volatile long pauseMillis;
@@ -71,7 +76,9 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
     for (int i = 0; i < GETS.length(); i++) {
       GETS.set(i, 0);
       SCANS.set(i, 0);
+      EMPTY_GETS.set(i, 0);
     }
+    EMPTY_SEEN.clear();
   }
 
   static long gets() {
@@ -128,6 +135,19 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
     List<Cell> result) {
     if (!result.isEmpty()) {
       result.add(tag(get.getRow(), replica(c)));
+      return;
+    }
+    int replica = replica(c);
+    EMPTY_GETS.incrementAndGet(replica);
+    if (EMPTY_SEEN.size() < 5) {
+      org.apache.hadoop.hbase.regionserver.Region region = c.getEnvironment().getRegion();
+      long files = 0;
+      for (org.apache.hadoop.hbase.regionserver.Store store : region.getStores()) {
+        files += store.getStorefilesCount();
+      }
+      EMPTY_SEEN.add("replica " + replica + " of " + Bytes.toString(get.getRow()) + " on "
+        + c.getEnvironment().getServerName() + ": " + files + " store files, memstore "
+        + region.getMemStoreDataSize() + " bytes, read-only " + region.isReadOnly());
     }
   }
 

@@ -27,13 +27,11 @@ import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +40,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
@@ -362,45 +359,9 @@ public class TimelineLatencyScenario {
     placeReplicas();
   }
 
-  /**
-   * One replica per server, and the primary away from hbase:meta's server, so killing the
-   * primary's server measures the replica failover and not a meta outage.
-   */
+  /** One replica per server, the primary away from hbase:meta's server. */
   private void placeReplicas() throws Exception {
-    MiniHBaseCluster c = CLUSTER.util().getMiniHBaseCluster();
-    CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
-    List<ServerName> live = new ArrayList<>();
-    for (org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread t : c
-      .getLiveRegionServerThreads()) {
-      live.add(t.getRegionServer().getServerName());
-    }
-    ServerName meta = c.getServerHoldingMeta();
-    List<ServerName> targets = new ArrayList<>();
-    for (ServerName s : live) {
-      if (!s.equals(meta)) {
-        targets.add(s);
-      }
-    }
-    targets.add(meta); // replica 2 shares with meta
-    try (Admin admin = CLUSTER.admin();
-      RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
-      List<HRegionLocation> locs = l.getRegionLocations(HConstantsEmpty.ROW, true);
-      for (HRegionLocation loc : locs) {
-        int r = loc.getRegion().getReplicaId();
-        ServerName want = targets.get(r);
-        if (!want.equals(loc.getServerName())) {
-          admin.move(loc.getRegion().getEncodedNameAsBytes(), want);
-        }
-      }
-    }
-    CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
-    Set<ServerName> seen = new HashSet<>();
-    try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
-      for (HRegionLocation loc : l.getRegionLocations(HConstantsEmpty.ROW, true)) {
-        seen.add(loc.getServerName());
-      }
-    }
-    log("replicas on " + seen.size() + " servers; meta on " + meta);
+    log(ReplicaClusters.placeReplicas(CLUSTER, TABLE));
   }
 
   /** The machine's 1-minute load average, to show how busy the shared machine was. */
