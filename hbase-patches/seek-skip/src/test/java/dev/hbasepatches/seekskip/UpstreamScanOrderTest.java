@@ -22,12 +22,18 @@ import static dev.hbasepatches.testkit.ScanShape.qualifier;
 import static dev.hbasepatches.testkit.ScanShape.row;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
+import static org.junit.Assume.assumeFalse;
 
+import dev.hbasepatches.testkit.CellAssertions;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.RandomReads;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeepDeletedCells;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Scan;
@@ -55,11 +61,58 @@ import org.junit.Test;
  */
 public class UpstreamScanOrderTest {
 
+  /** The scan the fuzzer found: explicit columns, three versions, a time range and a filter. */
+  private static Scan foundScan() {
+    return new Scan().withStartRow(row(5)).withStopRow(row(17), true)
+      .addColumn(FAMILY, qualifier(6)).addColumn(FAMILY, qualifier(7)).readVersions(3)
+      .setTimeRange(2, 3).setFilter(new ColumnPrefixFilter(Bytes.toBytes("q8")));
+  }
+
   @Test
   public void stockStoreScannerFailsItsOwnScanOrderCheck() throws Exception {
     assertTrue("run with -ea: the behaviour is an assert in StoreScanner",
       StoreScanner.class.desiredAssertionStatus());
-    // The fuzzer's draws for seed 2241654511189, table 2 (SeekSkipDifferentialFuzzTest).
+    try (LocalRegion stock = replay(null)) {
+      try {
+        stock.scanAll(foundScan());
+        fail("stock StoreScanner no longer trips its scan-order check: upstream fixed it?");
+      } catch (AssertionError e) {
+        assertTrue(String.valueOf(e), RandomReads.isUpstreamScanOrderCheck(e));
+        assertTrue(e.getMessage(), e.getMessage().contains("followed by a smaller key"));
+      }
+    }
+  }
+
+  /**
+   * The same data and scans with assertions off, as a RegionServer runs: the ROWCOL region's
+   * cells against those of a region that differs only in having no bloom filter (whose scan
+   * never trips the check). Surefire runs with {@code -ea}, so this is skipped in the build; run
+   * it with {@code -Dtest=UpstreamScanOrderTest#withAssertionsOffTheCellsMatchANoBloomRegion
+   * -DenableAssertions=false} (upstream/FINDINGS.md).
+   */
+  @Test
+  public void withAssertionsOffTheCellsMatchANoBloomRegion() throws Exception {
+    assumeFalse("needs -DenableAssertions=false", StoreScanner.class.desiredAssertionStatus());
+    Map<String, Scan> scans = new LinkedHashMap<>();
+    scans.put("found", foundScan());
+    scans.put("no filter", foundScan().setFilter(null));
+    scans.put("no filter, all times", foundScan().setFilter(null).setTimeRange(0, Long.MAX_VALUE));
+    scans.put("all columns, 3 versions", new Scan().readVersions(3));
+    try (LocalRegion rowCol = replay(null); LocalRegion noBloom = replay(BloomType.NONE)) {
+      for (Map.Entry<String, Scan> e : scans.entrySet()) {
+        List<Cell> expected = noBloom.scanAll(e.getValue());
+        List<Cell> actual = rowCol.scanAll(e.getValue());
+        CellAssertions.assertSameCells(e.getKey(), expected, actual);
+      }
+    }
+  }
+
+  /**
+   * A region with the fuzzer's data for seed 2241654511189, table 2
+   * (SeekSkipDifferentialFuzzTest): three flushed files and a memstore, ROWCOL bloom, 1576-byte
+   * blocks; {@code bloomOverride} non-null replaces the bloom type and nothing else.
+   */
+  private static LocalRegion replay(BloomType bloomOverride) throws IOException {
     Random top = new Random(2241654511189L);
     top.nextLong();
     top.nextLong();
@@ -84,20 +137,16 @@ public class UpstreamScanOrderTest {
     assertTrue("the replay drifted from the fuzzer: " + versions + " " + bloom + " " + encoding
       + " " + blockSize, versions == 3 && bloom == BloomType.ROWCOL
         && encoding == DataBlockEncoding.NONE && blockSize == 1576 && files == 3);
-    try (LocalRegion stock = LocalRegion.builder("scanorder").family("f").blockSize(blockSize)
-      .maxVersions(versions).bloomType(bloom).encoding(encoding)
-      .familyTweak(f -> f.setKeepDeletedCells(keep)).build()) {
-      stock.load(flushed, memstore);
-      Scan scan = new Scan().withStartRow(row(5)).withStopRow(row(17), true)
-        .addColumn(FAMILY, qualifier(6)).addColumn(FAMILY, qualifier(7)).readVersions(3)
-        .setTimeRange(2, 3).setFilter(new ColumnPrefixFilter(Bytes.toBytes("q8")));
-      try {
-        stock.scanAll(scan);
-        fail("stock StoreScanner no longer trips its scan-order check: upstream fixed it?");
-      } catch (AssertionError e) {
-        assertTrue(String.valueOf(e), RandomReads.isUpstreamScanOrderCheck(e));
-        assertTrue(e.getMessage(), e.getMessage().contains("followed by a smaller key"));
-      }
+    BloomType used = bloomOverride == null ? bloom : bloomOverride;
+    LocalRegion region = LocalRegion.builder("scanorder_" + used).family("f")
+      .blockSize(blockSize).maxVersions(versions).bloomType(used).encoding(encoding)
+      .familyTweak(f -> f.setKeepDeletedCells(keep)).build();
+    try {
+      region.load(flushed, memstore);
+    } catch (IOException | RuntimeException e) {
+      region.close();
+      throw e;
     }
+    return region;
   }
 }
