@@ -62,7 +62,7 @@ import org.junit.Test;
 public class UpstreamScanOrderTest {
 
   /** The scan the fuzzer found: explicit columns, three versions, a time range and a filter. */
-  private static Scan foundScan() {
+  private static Scan foundScan() throws IOException {
     return new Scan().withStartRow(row(5)).withStopRow(row(17), true)
       .addColumn(FAMILY, qualifier(6)).addColumn(FAMILY, qualifier(7)).readVersions(3)
       .setTimeRange(2, 3).setFilter(new ColumnPrefixFilter(Bytes.toBytes("q8")));
