@@ -85,6 +85,10 @@ public final class MiniCluster extends ExternalResource {
     conf.setInt("hbase.regionserver.handler.count", 8);
     conf.setInt("hbase.regionserver.metahandler.count", 4);
     conf.setInt("hbase.master.handler.count", 4);
+    // HBase waits 30 s for its master to become active; on the 2-vCPU build VM at load averages
+    // above 30 (other sessions' builds) it took longer, and the cluster gave up ("Master not
+    // active after 30000ms"). The wait is an upper bound, so a quiet machine starts as fast.
+    conf.setInt("hbase.master.start.timeout.localHBaseCluster", 180_000);
     if (!dfs) {
       conf.set("hbase.wal.provider", "filesystem");
       conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
