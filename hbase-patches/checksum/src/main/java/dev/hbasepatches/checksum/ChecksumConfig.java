@@ -37,8 +37,8 @@ public final class ChecksumConfig {
 
   /**
    * Which CRC implementation computes each chunk: {@code intrinsic} (java.util.zip, compiled to the
-   * CPU's CRC instructions) or {@code table} (pure-Java table lookup, the pre-HBASE-11927 cost; for
-   * comparison and diagnosis only).
+   * CPU's CRC instructions) or {@code pure-java} (Hadoop's PureJavaCrc32C / PureJavaCrc32, the
+   * pre-HBASE-11927 code; for comparison and diagnosis only).
    */
   public static final String ENGINE_KEY = "hbasepatches.checksum.engine";
   public static final String ENGINE_DEFAULT = "intrinsic";

@@ -47,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * <li><b>Thread confinement.</b> Each thread has its own carrier. It is reachable only from this
  * class's {@link ThreadLocal} and from the stack of {@link #update}, is never returned or stored
  * elsewhere, and is handed only to {@link Checksum#update(ByteBuffer)}. The checksums this package
- * makes (java.util.zip's {@link CRC32C} and {@link CRC32}, and {@link TableCrc}) read the buffer
- * during that call and keep no reference to it. Nothing inside the call can reach this class
+ * makes (java.util.zip's {@link CRC32C} and {@link CRC32}, and Hadoop's pure-Java CRCs through
+ * {@code Checksum}'s default {@code update(ByteBuffer)}) read the buffer during that call and keep
+ * no reference to it. Nothing inside the call can reach this class
  * again, so a carrier is never used by two calls at once.</li>
  * <li><b>Bounds.</b> The region is checked against the source buffer's capacity before the carrier
  * is pointed at it, and the carrier's capacity is the region's length, so no read through the
@@ -65,6 +66,10 @@ import org.slf4j.LoggerFactory;
  * <li><b>Buffers it does not take.</b> A buffer backed by a foreign memory segment (whose accesses
  * the JDK checks against the segment's lifetime) gets no address from {@link #addressOf} and takes
  * the duplicate path, as does everything that is not direct.</li>
+ * <li><b>Off switch.</b> With the JVM system property {@value #ENABLED_PROPERTY}{@code =false}
+ * this class never touches {@code sun.misc.Unsafe} (whose memory methods are deprecated for
+ * removal and warned about by newer JDKs) and every direct segment takes the duplicate path. The
+ * module's build runs its tests both ways.</li>
  * <li><b>Capability probe.</b> When this class loads it looks up the four fields of
  * {@link Buffer} it writes and then checks itself: CRC32C and CRC32 of several regions of a test
  * buffer through a carrier must equal the same CRCs through a duplicate and through a heap copy,
@@ -92,8 +97,12 @@ final class DirectCarrier {
   private static final ThreadLocal<DirectCarrier> CARRIERS =
     ThreadLocal.withInitial(DirectCarrier::new);
 
-  /** Tests only: makes {@link #acquire} return null so that the duplicate path runs. */
-  private static volatile boolean forcedOff;
+  /**
+   * JVM system property: {@code false} keeps this class off {@code sun.misc.Unsafe} altogether
+   * (direct segments are read through duplicates); {@code true}, the default, uses the carrier
+   * where its probe passes.
+   */
+  static final String ENABLED_PROPERTY = "hbasepatches.checksum.direct-carrier";
 
   static {
     sun.misc.Unsafe unsafe = null;
@@ -105,7 +114,11 @@ final class DirectCarrier {
     ByteBuffer home = null;
     long homeAddress = 0;
     boolean available = false;
+    boolean wanted = enabledByProperty(System.getProperty(ENABLED_PROPERTY));
     try {
+      if (!wanted) {
+        throw new IllegalStateException(ENABLED_PROPERTY + "=false");
+      }
       Field theUnsafe = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
       theUnsafe.setAccessible(true);
       unsafe = (sun.misc.Unsafe) theUnsafe.get(null);
@@ -149,6 +162,21 @@ final class DirectCarrier {
     park();
   }
 
+  /**
+   * {@code true}/{@code false} in any case, true when unset.
+   * @throws IllegalArgumentException naming the property for anything else
+   */
+  static boolean enabledByProperty(String value) {
+    if (value == null || "true".equalsIgnoreCase(value.trim())) {
+      return true;
+    }
+    if ("false".equalsIgnoreCase(value.trim())) {
+      return false;
+    }
+    throw new IllegalArgumentException("-D" + ENABLED_PROPERTY + "=" + value
+      + " is not a boolean; expected true or false");
+  }
+
   private static long segmentFieldOffset(sun.misc.Unsafe unsafe) {
     try {
       return unsafe.objectFieldOffset(Buffer.class.getDeclaredField("segment"));
@@ -157,23 +185,18 @@ final class DirectCarrier {
     }
   }
 
-  /** Whether the carrier passed its probe on this JVM (whatever the test switch says). */
+  /** Whether the carrier is in use on this JVM: switched on and passed its probe. */
   static boolean available() {
     return AVAILABLE;
   }
 
-  /** Tests only: with {@code true}, every caller takes the duplicate path. */
-  static void forceFallback(boolean off) {
-    forcedOff = off;
-  }
-
   /**
-   * This thread's carrier, or null when there is none (probe failed, or switched off for a test):
-   * the caller then reads direct buffers through duplicates. Use it only within the calling
-   * method and never store it.
+   * This thread's carrier, or null when there is none (switched off, or the probe failed): the
+   * caller then reads direct buffers through duplicates. Use it only within the calling method
+   * and never store it.
    */
   static DirectCarrier acquire() {
-    return AVAILABLE && !forcedOff ? CARRIERS.get() : null;
+    return AVAILABLE ? CARRIERS.get() : null;
   }
 
   /**
@@ -228,11 +251,6 @@ final class DirectCarrier {
     ByteBuffer c = carrier;
     return c.capacity() == 0 && c.limit() == 0 && c.position() == 0
       && UNSAFE.getLong(c, ADDRESS) == HOME_ADDRESS;
-  }
-
-  /** This thread's carrier whatever the switch says, or null when unavailable; for tests. */
-  static DirectCarrier forTest() {
-    return AVAILABLE ? CARRIERS.get() : null;
   }
 
   /**

@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.checksum;
 
+import dev.hbasepatches.testkit.UpstreamChecksumUtil;
 import java.util.Random;
 import org.apache.hadoop.hbase.util.ChecksumType;
 

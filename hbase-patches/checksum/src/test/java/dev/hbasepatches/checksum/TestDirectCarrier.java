@@ -25,6 +25,7 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -36,38 +37,62 @@ import java.util.zip.CRC32C;
 import java.util.zip.Checksum;
 import org.apache.hadoop.hbase.nio.MultiByteBuff;
 import org.apache.hadoop.hbase.util.ChecksumType;
-import org.junit.After;
+import org.apache.hadoop.util.PureJavaCrc32C;
 import org.junit.Test;
 
 /**
  * The carrier that reads direct segments without duplicating them, and the duplicate path it falls
  * back to: multi-segment blocks give the same checksums, verdicts and bad chunks either way, the
  * caller's buffers keep their positions and limits, and a carrier at rest points at nothing.
+ * <p>
+ * The build runs this class twice (see the module's pom): as is, where the carrier is in use,
+ * and with {@code -Dhbasepatches.checksum.direct-carrier=false}, where every direct segment goes
+ * through a duplicate. Each test that is about one path runs in the run that has it.
  */
 public class TestDirectCarrier {
 
   private static final int LEAD = 3;
   private static final int TRAIL = 2;
 
+  /** Whether this JVM was started with the carrier switched off. */
+  private static final boolean SWITCHED_OFF =
+    !DirectCarrier.enabledByProperty(System.getProperty(DirectCarrier.ENABLED_PROPERTY));
+
   private final BlockChecksummer checksummer = BlockChecksummer.intrinsic();
 
-  @After
-  public void carrierBackOn() {
-    DirectCarrier.forceFallback(false);
+  /** Runs the calling test only in the run whose path it is about. */
+  private static void onlyWith(boolean fallback) {
+    assumeTrue(fallback ? "runs with the carrier switched off" : "runs with the carrier on",
+      fallback == SWITCHED_OFF);
   }
 
   @Test
   public void carrierPassesItsProbeOnThisJvm() {
-    // HotSpot 17 has the fields and jdk.unsupported: if this fails, the fast path is not in use.
+    if (SWITCHED_OFF) {
+      assertFalse("switched off, Unsafe is not touched", DirectCarrier.available());
+      assertNull(DirectCarrier.acquire());
+      return;
+    }
+    // HotSpot 11 and 17 have the fields and jdk.unsupported: if this fails, the fast path is
+    // not in use.
     assertTrue(DirectCarrier.available());
     assertNotNull(DirectCarrier.acquire());
     assertTrue(DirectCarrier.acquire().parked());
-    DirectCarrier.forceFallback(true);
-    assertNull(DirectCarrier.acquire());
+  }
+
+  @Test
+  public void switchValues() {
+    assertTrue(DirectCarrier.enabledByProperty(null));
+    assertTrue(DirectCarrier.enabledByProperty(" TRUE "));
+    assertFalse(DirectCarrier.enabledByProperty("false"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+      () -> DirectCarrier.enabledByProperty("no"));
+    assertTrue(e.getMessage(), e.getMessage().contains(DirectCarrier.ENABLED_PROPERTY));
   }
 
   @Test
   public void addressOnlyForDirectBuffers() {
+    onlyWith(false);
     assertEquals(0, DirectCarrier.addressOf(ByteBuffer.allocate(16)));
     assertEquals(0, DirectCarrier.addressOf(ByteBuffer.allocate(16).asReadOnlyBuffer()));
     assertNotEquals(0, DirectCarrier.addressOf(ByteBuffer.allocateDirect(16)));
@@ -84,14 +109,15 @@ public class TestDirectCarrier {
     source.put(bytes).clear();
     source.limit(600).position(100).mark();
     source.position(250);
-    DirectCarrier carrier = DirectCarrier.forTest();
+    onlyWith(false);
+    DirectCarrier carrier = DirectCarrier.acquire();
     for (ByteBuffer b : new ByteBuffer[] { source, source.asReadOnlyBuffer() }) {
       long address = DirectCarrier.addressOf(b);
       // Regions past the source's limit are fine: indexes are absolute, bounded by capacity.
       int[][] regions = { { 0, 1001 }, { 0, 0 }, { 1, 2 }, { 599, 1001 }, { 13, 777 } };
       for (int[] r : regions) {
         for (Checksum[] pair : new Checksum[][] { { new CRC32C(), new CRC32C() },
-          { new CRC32(), new CRC32() }, { TableCrc.crc32c(), new CRC32C() } }) {
+          { new CRC32(), new CRC32() }, { new PureJavaCrc32C(), new CRC32C() } }) {
           carrier.update(pair[0], b, address, r[0], r[1]);
           pair[1].update(bytes, r[0], r[1] - r[0]);
           assertEquals(Arrays.toString(r), pair[1].getValue(), pair[0].getValue());
@@ -110,7 +136,8 @@ public class TestDirectCarrier {
   public void carrierIsParkedAfterFailures() {
     ByteBuffer source = ByteBuffer.allocateDirect(64);
     long address = DirectCarrier.addressOf(source);
-    DirectCarrier carrier = DirectCarrier.forTest();
+    onlyWith(false);
+    DirectCarrier carrier = DirectCarrier.acquire();
     assertThrows(IndexOutOfBoundsException.class,
       () -> carrier.update(new CRC32C(), source, address, 10, 65));
     assertThrows(IndexOutOfBoundsException.class,
@@ -165,14 +192,12 @@ public class TestDirectCarrier {
   }
 
   @Test
-  public void tableEngineBothWays() throws Exception {
-    BlockChecksummer table = new BlockChecksummer(CrcEngine.TABLE, true);
-    multiSegmentBlocks(false, table);
-    multiSegmentBlocks(true, table);
+  public void pureJavaEngineEitherWay() throws Exception {
+    multiSegmentBlocks(SWITCHED_OFF, new BlockChecksummer(CrcEngine.PURE_JAVA, true));
   }
 
   private void multiSegmentBlocks(boolean fallback, BlockChecksummer c) throws Exception {
-    DirectCarrier.forceFallback(fallback);
+    onlyWith(fallback);
     assertEquals(fallback, DirectCarrier.acquire() == null);
     int[][] sizes = { { 33, 7 }, { 34, 1 }, { 4096, 16384 }, { 5001, 512 }, { 5001, 7 },
       { 70001, 16384 }, { 65536, 16384 } };
@@ -331,7 +356,7 @@ public class TestDirectCarrier {
    * the bad chunk of damage on each side of every chunk edge, and unmoved buffers, either way.
    */
   private void everyPlacement(boolean fallback) throws Exception {
-    DirectCarrier.forceFallback(fallback);
+    onlyWith(fallback);
     for (ChecksumType type : new ChecksumType[] { ChecksumType.CRC32C, ChecksumType.CRC32 }) {
       for (int[] size : new int[][] { { 5001, 512 }, { 70001, 16384 }, { 100, 7 } }) {
         int dataSize = size[0];
@@ -386,7 +411,7 @@ public class TestDirectCarrier {
   }
 
   private void sharedSegments(boolean fallback) throws Exception {
-    DirectCarrier.forceFallback(fallback);
+    onlyWith(fallback);
     byte[] block = TestBlocks.upstreamBlock(ChecksumType.CRC32C, 16384, 70001, 99);
     MultiByteBuff template = place(block, new int[] { 20, 35000, 35001, 70003 }, false);
     ByteBuffer[] shared = template.nioByteBuffers();

@@ -20,6 +20,7 @@ package dev.hbasepatches.checksum;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import dev.hbasepatches.testkit.UpstreamChecksumUtil;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
@@ -155,8 +156,12 @@ public class TestMalformedBlocks {
     conf.setBoolean(ChecksumConfig.ENABLED_KEY, false);
     assertTrue(!ChecksumConfig.enabled(conf));
     assertTrue(ChecksumConfig.checksummer(conf).engine() == CrcEngine.INTRINSIC);
-    conf.set(ChecksumConfig.ENGINE_KEY, " Table ");
-    assertTrue(ChecksumConfig.checksummer(conf).engine() == CrcEngine.TABLE);
+    conf.set(ChecksumConfig.ENGINE_KEY, " Pure-Java ");
+    assertTrue(ChecksumConfig.checksummer(conf).engine() == CrcEngine.PURE_JAVA);
+    conf.set(ChecksumConfig.ENGINE_KEY, "table");
+    IllegalArgumentException gone =
+      assertThrows(IllegalArgumentException.class, () -> ChecksumConfig.checksummer(conf));
+    assertTrue(gone.getMessage(), gone.getMessage().contains("pure-java"));
     conf.set(ChecksumConfig.ENGINE_KEY, "native");
     IllegalArgumentException e =
       assertThrows(IllegalArgumentException.class, () -> ChecksumConfig.checksummer(conf));

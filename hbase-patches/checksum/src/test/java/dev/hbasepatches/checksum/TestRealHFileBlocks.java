@@ -23,6 +23,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.testkit.LocalRegion;
+import dev.hbasepatches.testkit.UpstreamChecksumUtil;
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

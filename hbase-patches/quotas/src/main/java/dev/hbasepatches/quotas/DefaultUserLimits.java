@@ -18,32 +18,55 @@
 package dev.hbasepatches.quotas;
 
 import dev.hbasepatches.quotas.limit.RateLimit;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HBase's per-machine defaults for users without any quota row
  * ({@code hbase.quota.default.user.machine.*}, per second): each such user gets its own limiters,
- * made on the user's first request and kept for the server's life (the keys are read once).
+ * made on the user's first request (the keys are read once).
+ * <p>
+ * The users are bounded: with {@code hbase.quota.user.override.key} a client names the user it is
+ * charged as, so it could otherwise fill the map with names. Past {@link #MAX_USERS_KEY} users,
+ * the users whose limiters owe nothing are dropped (a new limiter for them would answer exactly
+ * the same), then, if that is not enough, any users, down to three quarters of the bound. A user
+ * dropped while it still owed gets a fresh limiter, i.e. at most one extra burst.
  */
 final class DefaultUserLimits {
 
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultUserLimits.class);
+
+  /** The most users with default limiters a server keeps. */
+  static final String MAX_USERS_KEY = "hbasepatches.quotas.default.users.max";
+  static final int DEFAULT_MAX_USERS = 10_000;
+
   private final long[] perSecond = new long[ThrottleType.values().length];
   private final QuotaBook.LimitFactory factory;
+  private final int maxUsers;
   private final ConcurrentMap<String, UserLimits> users = new ConcurrentHashMap<>();
 
-  private DefaultUserLimits(QuotaBook.LimitFactory factory) {
+  private DefaultUserLimits(QuotaBook.LimitFactory factory, int maxUsers) {
     this.factory = factory;
+    this.maxUsers = maxUsers;
+    Arrays.fill(perSecond, -1); // -1: no default of this type
   }
 
   /** The configured defaults, or null when none of the keys is set. */
   static DefaultUserLimits from(Configuration conf, QuotaBook.LimitFactory factory) {
-    DefaultUserLimits d = new DefaultUserLimits(factory);
+    int max = conf.getInt(MAX_USERS_KEY, DEFAULT_MAX_USERS);
+    if (max < 1) {
+      throw new IllegalArgumentException(MAX_USERS_KEY + " must be at least 1, got " + max);
+    }
+    DefaultUserLimits d = new DefaultUserLimits(factory, max);
     boolean any = d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_NUM,
       ThrottleType.REQUEST_NUMBER);
     any |= d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_SIZE,
@@ -61,19 +84,53 @@ final class DefaultUserLimits {
     if (v < 0) {
       return false;
     }
-    perSecond[type.ordinal()] = Math.max(1, v);
+    perSecond[type.ordinal()] = v; // 0 refuses everything, as in HBase
     return true;
   }
 
   UserLimits forUser(String user) {
     UserLimits u = users.get(user);
-    return u != null ? u : users.computeIfAbsent(user, this::create);
+    if (u != null) {
+      return u;
+    }
+    u = users.computeIfAbsent(user, this::create);
+    if (users.size() > maxUsers) {
+      trim();
+    }
+    return u;
+  }
+
+  /** Drops idle users, then any, until three quarters of the bound are left. */
+  private synchronized void trim() {
+    if (users.size() <= maxUsers) {
+      return;
+    }
+    int before = users.size();
+    users.values().removeIf(DefaultUserLimits::idle);
+    int target = maxUsers - maxUsers / 4;
+    Iterator<String> it = users.keySet().iterator();
+    while (users.size() > target && it.hasNext()) {
+      it.next();
+      it.remove();
+    }
+    LOG.info("Default user limits: kept {} of {} users (bound {}, {})", users.size(), before,
+      maxUsers, MAX_USERS_KEY);
+  }
+
+  private static boolean idle(UserLimits u) {
+    LimitSet set = u.global();
+    for (int ordinal : set.present()) {
+      if (!set.limit(ordinal).idle()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private UserLimits create(String user) {
     RateLimit[] byType = new RateLimit[perSecond.length];
     for (int i = 0; i < perSecond.length; i++) {
-      if (perSecond[i] > 0) {
+      if (perSecond[i] >= 0) {
         byType[i] = factory.create(perSecond[i], TimeUnit.SECONDS.toNanos(1));
       }
     }

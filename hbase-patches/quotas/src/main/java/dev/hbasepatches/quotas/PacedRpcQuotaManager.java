@@ -69,9 +69,7 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   private final String userOverrideKey;
   private final int refreshMs;
   private final ThrottleRouter router;
-  private volatile QuotaSnapshot snapshot = QuotaSnapshot.EMPTY;
   private volatile boolean throttleEnabled = true;
-  private volatile boolean exceedThrottleSwitch;
   private ScheduledChore refresher;
   /** HBase's QuotaCache seam on this manager (null until started, or if it cannot be set). */
   private volatile PacedQuotaCache cache;
@@ -154,12 +152,7 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
       return false;
     }
     try {
-      QuotaTableReader.Contents c = QuotaTableReader.read(services.getConnection());
-      ScopeFactors factors = QuotaBook.anyClusterScope(c.entries)
-        ? QuotaTableReader.factors(services, c.entries)
-        : ScopeFactors.WHOLE;
-      snapshot = book.rebuild(c.entries, c.exceedThrottle, factors);
-      exceedThrottleSwitch = c.exceedThrottle;
+      book.refresh(() -> QuotaTableReader.readAll(services));
       return true;
     } catch (IOException | RuntimeException e) {
       LOG.warn("Could not read request throttles from hbase:quota; keeping the last ones", e);
@@ -168,17 +161,17 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   }
 
   QuotaSnapshot snapshot() {
-    return snapshot;
+    return book.current();
   }
 
   /** Whether {@code Admin.exceedThrottleQuotaSwitch} is on, as last read. */
   boolean exceedThrottleSwitch() {
-    return exceedThrottleSwitch;
+    return book.current().exceedThrottleSwitch();
   }
 
   /** Whether a user throttle (its own or the defaults) applies to {@code user} on the table. */
   boolean userThrottled(String user, TableName table) {
-    UserLimits u = router.userLimits(snapshot, user);
+    UserLimits u = router.userLimits(book.current(), user);
     return u != null && u.forTable(table) != null;
   }
 
@@ -235,12 +228,13 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
 
   @Override
   public OperationQuota getQuota(UserGroupInformation ugi, TableName table, int blockSizeBytes) {
-    QuotaSnapshot s = snapshot;
+    QuotaSnapshot s = book.current();
     if (!router.anyThrottle(s) || !throttleEnabled || table.isSystemTable()) {
       return FreeOperationQuota.INSTANCE;
     }
-    return router.route(s, router.needsUser(s) ? ugi.getShortUserName() : null, table,
-      blockSizeBytes);
+    // Inside a request, the override attribute names the user as on the request path.
+    String user = router.needsUser(s) ? noteUser(quotaUserName(ugi.getShortUserName())) : null;
+    return router.route(s, user, table, blockSizeBytes);
   }
 
   /**
@@ -248,7 +242,7 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
    * when no throttle applies (the common case, which must cost next to nothing).
    */
   private OperationQuota quotaFor(Region region) {
-    QuotaSnapshot s = snapshot;
+    QuotaSnapshot s = book.current();
     if (!router.anyThrottle(s) || !throttleEnabled) {
       if (cache != null && !region.getRegionInfo().getTable().isSystemTable()) {
         // HBase's cache refreshes when it meets a user it has not seen (e.g. an override name
@@ -292,10 +286,8 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
   public OperationQuota checkScanQuota(Region region, ClientProtos.ScanRequest scanRequest,
     long maxScannerResultSize, long maxBlockBytesScanned, long prevBlockBytesScannedDifference)
     throws IOException, RpcThrottlingException {
-    if (scanRequest.getCloseScanner() && scanRequest.getNumberOfRows() == 0) {
-      // Closing reads nothing; refusing it would only keep the scanner open until its lease ends.
-      return FreeOperationQuota.INSTANCE;
-    }
+    // A close is a scan call like any other, as in HBase's own manager: it is charged and may be
+    // refused (the client then retries it or the scanner's lease ends it).
     OperationQuota quota = quotaFor(region);
     quota.checkScanQuota(scanRequest, maxScannerResultSize, maxBlockBytesScanned,
       prevBlockBytesScannedDifference);

@@ -18,6 +18,7 @@
 package dev.hbasepatches.quotas;
 
 import dev.hbasepatches.quotas.limit.RateLimit;
+import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -74,13 +75,39 @@ final class QuotaBook {
 
   private static final ThrottleType[] TYPES = ThrottleType.values();
 
+  /** Where a refresh reads the settings ({@code hbase:quota} on a RegionServer). */
+  @FunctionalInterface
+  interface Source {
+    QuotaTableReader.Contents read() throws IOException;
+  }
+
   private final LimitFactory factory;
+  /** What requests are checked against; replaced whole by each refresh. */
+  private volatile QuotaSnapshot current = QuotaSnapshot.EMPTY;
   private Map<String, RateLimit> limits = new HashMap<>();
   private Map<String, SizeHistory> histories = new HashMap<>();
   private Changes lastChanges = new Changes(0, 0, 0, 0);
 
   QuotaBook(LimitFactory factory) {
     this.factory = factory;
+  }
+
+  /** The snapshot the last refresh published. */
+  QuotaSnapshot current() {
+    return current;
+  }
+
+  /**
+   * Reads the settings and publishes their snapshot. Refreshes run one at a time, from the read
+   * to the publication: a refresh that started later read settings at least as new, so the
+   * snapshot left in place is always the newest read (two refreshes interleaved could otherwise
+   * publish the older settings last, and rerate the limiters back to them).
+   */
+  synchronized QuotaSnapshot refresh(Source source) throws IOException {
+    QuotaTableReader.Contents c = source.read();
+    QuotaSnapshot s = rebuild(c.entries, c.exceedThrottle, c.factors);
+    current = s;
+    return s;
   }
 
   /** Builds the snapshot for these settings; called by one refresher at a time. */
@@ -215,8 +242,11 @@ final class QuotaBook {
 
   private static long shareOf(TimedQuota tq, QuotaEntry e, ScopeFactors factors) {
     long soft = tq.getSoftLimit();
+    if (soft <= 0) {
+      return 0; // a zero limit refuses everything, as in HBase
+    }
     if (tq.getScope() != QuotaProtos.QuotaScope.CLUSTER) {
-      return Math.max(1, soft);
+      return soft;
     }
     double factor;
     switch (e.scope()) {

@@ -35,6 +35,7 @@ final class QuotaSnapshot {
   private final Map<String, LimitSet> namespaces;
   private final LimitSet regionServers;
   private final boolean exceedThrottle;
+  private final boolean exceedSwitch;
   private final boolean empty;
 
   QuotaSnapshot(Map<String, UserLimits> users, Map<TableName, LimitSet> tables,
@@ -43,6 +44,7 @@ final class QuotaSnapshot {
     this.tables = tables;
     this.namespaces = namespaces;
     this.regionServers = regionServers;
+    this.exceedSwitch = exceedThrottle;
     this.exceedThrottle = exceedThrottle && regionServers != null;
     this.empty = users.isEmpty() && tables.isEmpty() && namespaces.isEmpty()
       && regionServers == null;
@@ -80,6 +82,11 @@ final class QuotaSnapshot {
    */
   boolean exceedThrottle() {
     return exceedThrottle;
+  }
+
+  /** Whether {@code Admin.exceedThrottleQuotaSwitch} was on, with or without its throttle. */
+  boolean exceedThrottleSwitch() {
+    return exceedSwitch;
   }
 
   @Override

@@ -52,11 +52,29 @@ final class QuotaTableReader {
   static final class Contents {
     final List<QuotaEntry> entries;
     final boolean exceedThrottle;
+    /** This server's share of CLUSTER-scoped limits. */
+    final ScopeFactors factors;
 
     Contents(List<QuotaEntry> entries, boolean exceedThrottle) {
+      this(entries, exceedThrottle, ScopeFactors.WHOLE);
+    }
+
+    Contents(List<QuotaEntry> entries, boolean exceedThrottle, ScopeFactors factors) {
       this.entries = entries;
       this.exceedThrottle = exceedThrottle;
+      this.factors = factors;
     }
+  }
+
+  /**
+   * Everything a refresh applies: the settings and, when some limit is CLUSTER-scoped, this
+   * server's share of it from the master.
+   */
+  static Contents readAll(RegionServerServices rs) throws IOException {
+    Contents c = read(rs.getConnection());
+    return QuotaBook.anyClusterScope(c.entries)
+      ? new Contents(c.entries, c.exceedThrottle, factors(rs, c.entries))
+      : c;
   }
 
   private QuotaTableReader() {

@@ -72,6 +72,11 @@ final class CountingLimit implements RateLimit {
   }
 
   @Override
+  public synchronized boolean idle() {
+    return used <= 0;
+  }
+
+  @Override
   public synchronized long units() {
     return units;
   }

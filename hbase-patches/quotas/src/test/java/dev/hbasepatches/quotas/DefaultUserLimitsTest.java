@@ -21,6 +21,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -53,5 +55,43 @@ public class DefaultUserLimitsTest {
     UserLimits b = d.forUser("b");
     assertEquals(2, d.users());
     assertNotSame(set.limit(ThrottleType.READ_NUMBER), b.global().limit(ThrottleType.READ_NUMBER));
+  }
+
+  /**
+   * Names chosen by clients (the override key) cannot grow the defaults without bound: past the
+   * bound the users that owe nothing go first, then any, and a busy user keeps its limiter while
+   * idle ones are there to drop.
+   */
+  @Test
+  public void usersAreBoundedAndIdleOnesGoFirst() {
+    Configuration conf = new Configuration(false);
+    conf.setLong(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_NUM, 50);
+    conf.setInt(DefaultUserLimits.MAX_USERS_KEY, 8);
+    DefaultUserLimits d = DefaultUserLimits.from(conf, FACTORY);
+    UserLimits busy = d.forUser("busy");
+    assertEquals(0, busy.global().limit(ThrottleType.READ_NUMBER).tryAcquire(1));
+    for (int i = 0; i < 1000; i++) {
+      d.forUser("idle" + i);
+      assertTrue("users kept: " + d.users(), d.users() <= 8);
+      assertSame("the busy user keeps what it owes", busy, d.forUser("busy"));
+    }
+    for (int i = 0; i < 1000; i++) {
+      UserLimits u = d.forUser("spender" + i);
+      u.global().limit(ThrottleType.READ_NUMBER).tryAcquire(1);
+      assertTrue("users kept when all owe: " + d.users(), d.users() <= 8);
+    }
+  }
+
+  @Test
+  public void badBoundIsRefused() {
+    Configuration conf = new Configuration(false);
+    conf.setLong(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_NUM, 50);
+    conf.setInt(DefaultUserLimits.MAX_USERS_KEY, 0);
+    try {
+      DefaultUserLimits.from(conf, FACTORY);
+      fail("a bound of 0 was accepted");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(DefaultUserLimits.MAX_USERS_KEY));
+    }
   }
 }

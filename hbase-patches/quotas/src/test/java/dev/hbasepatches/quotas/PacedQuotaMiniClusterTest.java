@@ -47,11 +47,15 @@ import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
+import org.apache.hadoop.hbase.quotas.OperationQuota;
 import org.apache.hadoop.hbase.quotas.QuotaCache;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
 import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.apache.hadoop.hbase.regionserver.Region;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -80,7 +84,15 @@ public class PacedQuotaMiniClusterTest {
     .conf(HConstants.REGION_SERVER_IMPL, ThrottlingRegionServer.class)
     .conf(QuotaUtil.QUOTA_CONF_KEY, "true")
     .conf(QuotaCache.REFRESH_CONF_KEY, String.valueOf(REFRESH_MS))
-    .conf(QuotaMode.MODE_KEY, QuotaMode.PATCHED.name()).build();
+    .conf(QuotaMode.MODE_KEY, QuotaMode.PATCHED.name())
+    // The master's start has its own 30 s limit, which a loaded 2-core machine can miss.
+    .conf("hbase.master.start.timeout.localHBaseCluster", "300000")
+    .conf(QuotaCache.QUOTA_USER_REQUEST_ATTRIBUTE_OVERRIDE_KEY, PacedQuotaMiniClusterTest.OVERRIDE)
+    .conf(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, QuotaProbeObserver.class.getName())
+    .build();
+
+  /** The request attribute that names the user quotas are charged to. */
+  static final String OVERRIDE = "quota.user";
 
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
@@ -489,6 +501,71 @@ public class PacedQuotaMiniClusterTest {
       }
       awaitSnapshot("gina and hank unthrottled",
         s -> s.user("gina") == null && s.user("hank") == null);
+    }
+  }
+
+  /**
+   * {@code getQuota(ugi, table, blockSize)}, what a coprocessor calls, charges the user the
+   * request attribute override names, as the request path does (it used to take the caller's
+   * own name and miss the override's throttle).
+   */
+  @Test
+  public void getQuotaHonoursTheUserOverride() throws Exception {
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(QuotaSettingsFactory.throttleUser("svc-override", ThrottleType.REQUEST_NUMBER,
+      10_000, TimeUnit.SECONDS));
+    try {
+      awaitSnapshot("svc-override throttled", s -> s.user("svc-override") != null);
+      Get probe = new Get(row(1));
+      probe.setAttribute(QuotaProbeObserver.PROBE, new byte[] { 1 });
+      try (Table plain = alice.getTable(OTHER)) {
+        QuotaProbeObserver.LAST.set(null);
+        plain.get(probe);
+        assertSame("alice herself is not throttled", FreeOperationQuota.INSTANCE,
+          QuotaProbeObserver.LAST.get());
+      }
+      try (Table overridden = alice.getTableBuilder(OTHER, null)
+        .setRequestAttribute(OVERRIDE, Bytes.toBytes("svc-override")).build()) {
+        QuotaProbeObserver.LAST.set(null);
+        overridden.get(probe);
+        OperationQuota q = QuotaProbeObserver.LAST.get();
+        assertNotNull("the probe ran", q);
+        assertTrue("charged to the override's throttle: " + q, q instanceof PacedOperationQuota);
+        assertEquals("user svc-override", ((PacedOperationQuota) q).sets()[0].subject());
+      }
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("svc-override"));
+      awaitSnapshot("svc-override unthrottled", s -> s.user("svc-override") == null);
+    }
+  }
+
+  /** A close with no rows is a scan call like any other: charged and refused when out. */
+  @Test
+  public void closingAScannerIsThrottled() throws Exception {
+    Admin admin = CLUSTER.admin();
+    TableName closes = TableName.valueOf("paced_close");
+    admin.createTable(TableDescriptorBuilder.newBuilder(closes)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
+    admin.setQuota(QuotaSettingsFactory.throttleTable(closes, ThrottleType.READ_NUMBER, 1,
+      TimeUnit.MINUTES));
+    try {
+      awaitSnapshot("table " + closes + " throttled", s -> s.table(closes) != null);
+      Region region = CLUSTER.regionServer(0).getRegions(closes).get(0);
+      ClientProtos.ScanRequest close = ClientProtos.ScanRequest.newBuilder().setScannerId(42)
+        .setCloseScanner(true).setNumberOfRows(0).build();
+      OperationQuota first = manager().checkScanQuota(region, close, Long.MAX_VALUE, 0, 0);
+      assertTrue("charged to the table's throttle: " + first,
+        first instanceof PacedOperationQuota);
+      first.close();
+      try {
+        manager().checkScanQuota(region, close, Long.MAX_VALUE, 0, 0).close();
+        fail("a second close within the minute was admitted under 1 read/min");
+      } catch (RpcThrottlingException expected) {
+        assertEquals(RpcThrottlingException.Type.NumReadRequestsExceeded, expected.getType());
+      }
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleTable(closes));
+      awaitSnapshot("no throttle on " + closes, s -> s.table(closes) == null);
     }
   }
 }

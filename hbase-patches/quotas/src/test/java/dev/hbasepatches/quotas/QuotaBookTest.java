@@ -28,7 +28,9 @@ import dev.hbasepatches.quotas.limit.RateLimit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.quotas.QuotaScope;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
@@ -187,5 +189,61 @@ public class QuotaBookTest {
       reqNum(1000, TimeUnit.SECONDS))), true, ScopeFactors.WHOLE);
     assertTrue(s.exceedThrottle());
     assertNotNull(s.regionServers());
+  }
+
+  /**
+   * Two refreshes at once, the first reading older settings and finishing last: the newer
+   * settings stay in place, in the snapshot and in the limiter's rate.
+   */
+  @Test(timeout = 60_000)
+  public void concurrentRefreshesLeaveTheNewestSettings() throws Exception {
+    CountDownLatch olderReading = new CountDownLatch(1);
+    CountDownLatch releaseOlder = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread older = new Thread(() -> refreshOrRecord(failure, () -> {
+      olderReading.countDown();
+      awaitUninterruptibly(releaseOlder);
+      return contents(QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS)));
+    }));
+    older.start();
+    olderReading.await();
+    Thread newer = new Thread(() -> refreshOrRecord(failure,
+      () -> contents(QuotaEntry.user("alice", reqNum(5, TimeUnit.SECONDS)))));
+    newer.start();
+    // The newer refresh either finishes now or waits for the older one; then let the older go.
+    while (newer.isAlive() && newer.getState() != Thread.State.BLOCKED
+      && newer.getState() != Thread.State.WAITING) {
+      Thread.sleep(1);
+    }
+    releaseOlder.countDown();
+    older.join();
+    newer.join();
+    assertNull(failure.get());
+    RateLimit l = book.current().user("alice").global().limit(ThrottleType.REQUEST_NUMBER);
+    assertEquals("the snapshot left in place has the newer settings", 5, l.units());
+    assertEquals(1, made.size());
+  }
+
+  private static QuotaTableReader.Contents contents(QuotaEntry... e) {
+    return new QuotaTableReader.Contents(Arrays.asList(e), false);
+  }
+
+  private void refreshOrRecord(AtomicReference<Throwable> failure, QuotaBook.Source source) {
+    try {
+      book.refresh(source);
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    while (true) {
+      try {
+        latch.await();
+        return;
+      } catch (InterruptedException e) {
+        // keep waiting: the test releases it
+      }
+    }
   }
 }

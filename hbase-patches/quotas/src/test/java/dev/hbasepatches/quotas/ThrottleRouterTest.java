@@ -20,6 +20,7 @@ package dev.hbasepatches.quotas;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -27,9 +28,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import dev.hbasepatches.quotas.limit.SmoothRateLimit;
+import dev.hbasepatches.quotas.limit.Ticker;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.quotas.OperationQuota;
 import org.apache.hadoop.hbase.quotas.QuotaUtil;
+import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos.Quotas;
 import org.junit.Test;
 
@@ -102,6 +106,39 @@ public class ThrottleRouterTest {
       subjects(r.route(s, "known", T1, 1)).toArray());
     assertArrayEquals(new String[] { "default limits of user stranger" },
       subjects(r.route(s, "stranger", T1, 1)).toArray());
+  }
+
+  /**
+   * A limit of zero, stored or a per-user default, refuses every request from the first one on,
+   * with the module's real limiter (it used to be raised to one request per period).
+   */
+  @Test
+  public void zeroLimitRefusesTheFirstRequest() throws Exception {
+    QuotaBook.LimitFactory real = (units, period) -> new SmoothRateLimit(units, period,
+      Ticker.SYSTEM);
+    QuotaBook realBook = new QuotaBook(real);
+    QuotaSnapshot s = realBook.rebuild(Arrays.asList(QuotaEntry.user("zero", req(0)),
+      QuotaEntry.table(T2, req(0))), false, ScopeFactors.WHOLE);
+    Configuration conf = new Configuration(false);
+    conf.setLong(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_NUM, 0);
+    ThrottleRouter r = new ThrottleRouter(COSTS, DefaultUserLimits.from(conf, real));
+    expectRefused("user with a zero limit", r.route(s, "zero", T1, 1));
+    expectRefused("table with a zero limit", r.route(s, "known", T2, 1));
+    expectRefused("zero default for users", r.route(s, "stranger", T1, 1));
+    OperationQuota write = r.route(s, "stranger", T1, 1);
+    write.checkBatchQuota(1, 0);
+    write.close();
+  }
+
+  private static void expectRefused(String what, OperationQuota q) throws Exception {
+    for (int i = 0; i < 3; i++) {
+      try {
+        q.checkBatchQuota(0, 1);
+        fail(what + ": request " + i + " admitted");
+      } catch (RpcThrottlingException expected) {
+        assertTrue(what + ": " + expected, expected.getWaitInterval() > 0);
+      }
+    }
   }
 
   /**

@@ -34,6 +34,7 @@ import org.apache.hadoop.hbase.SizeCachedNoTagsKeyValue;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoder;
 import org.apache.hadoop.hbase.io.encoding.HFileBlockDecodingContext;
 import org.apache.hadoop.hbase.nio.ByteBuff;
+import org.apache.hadoop.hbase.util.ByteBufferUtils;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
@@ -356,7 +357,8 @@ final class RowIndexSeeker implements DataBlockEncoder.EncodedSeeker {
       return new KeyValue.KeyOnlyKeyValue(array, arrayOffset + curStart + LENGTHS, curKeyLength);
     }
     byte[] copy = new byte[curKeyLength];
-    buf.get(curStart + LENGTHS, copy, 0, curKeyLength);
+    // Absolute bulk get(int, byte[], ...) is JDK 13+; this module's jar runs on JDK 11.
+    ByteBufferUtils.copyFromBufferToArray(copy, buf, curStart + LENGTHS, 0, curKeyLength);
     return new KeyValue.KeyOnlyKeyValue(copy, 0, curKeyLength);
   }
 

@@ -34,9 +34,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * HFile block checksums, generated and verified, per mode and buffer kind: BASELINE (pure-Java
- * table CRC per chunk), UPSTREAM (HBase 2.6's ChecksumUtil over Hadoop's DataChecksum) and
- * PATCHED (BlockChecksummer, intrinsic CRC, no copies). The primary score is blocks per second;
+ * HFile block checksums, generated and verified, per mode and buffer kind: BASELINE (Hadoop's
+ * PureJavaCrc32C / PureJavaCrc32 per chunk, the pre-HBASE-11927 code), UPSTREAM (HBase 2.6's
+ * ChecksumUtil over Hadoop's DataChecksum) and PATCHED (BlockChecksummer, intrinsic CRC, no copies). The primary score is blocks per second;
  * the {@code bytes} secondary score is checksummed bytes per second (divide by 1e6 for MB/s).
  * {@code blockSize} is header plus data, the bytes the checksums cover.
  */

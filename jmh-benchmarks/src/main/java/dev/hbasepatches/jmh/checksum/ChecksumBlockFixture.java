@@ -21,7 +21,7 @@ import dev.hbasepatches.checksum.BlockChecksummer;
 import dev.hbasepatches.checksum.BlockLayout;
 import dev.hbasepatches.checksum.CrcEngine;
 import dev.hbasepatches.checksum.MalformedBlockException;
-import dev.hbasepatches.checksum.UpstreamChecksumUtil;
+import dev.hbasepatches.testkit.UpstreamChecksumUtil;
 import dev.hbasepatches.jmh.HBaseBenchmark.Mode;
 import java.nio.ByteBuffer;
 import java.util.Random;
@@ -38,7 +38,7 @@ import org.apache.hadoop.util.DataChecksum;
 final class ChecksumBlockFixture {
 
   private static final BlockChecksummer PATCHED = BlockChecksummer.intrinsic();
-  private static final BlockChecksummer BASELINE = new BlockChecksummer(CrcEngine.TABLE, true);
+  private static final BlockChecksummer BASELINE = new BlockChecksummer(CrcEngine.PURE_JAVA, true);
 
   private final Mode mode;
   private final BufferKind buffer;

@@ -46,6 +46,10 @@ import org.apache.hadoop.hbase.util.ChecksumType;
  * intrinsics on with blocks read into heap buffers (a standalone region's default), intrinsics on
  * with blocks read into pooled direct buffers (a RegionServer's default), and intrinsics off. The
  * defaults keep a run to about three minutes; use more rounds for tighter intervals.
+ * <p>
+ * The intrinsics-off fork shows what the CPU's CRC instructions buy upstream's own path; it is not
+ * BASELINE. BASELINE, everywhere in the checksum benchmarks, is the pre-HBASE-11927 code: Hadoop's
+ * PureJavaCrc32C per chunk ({@code CrcEngine.PURE_JAVA}, {@link BlockChecksumBenchmark}).
  */
 public final class CompactionChecksumShare {
 

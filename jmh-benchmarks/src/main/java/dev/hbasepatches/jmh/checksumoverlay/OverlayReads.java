@@ -56,8 +56,7 @@ final class OverlayReads implements AutoCloseable {
   static OverlayReads open(Mode mode, String buffers, int cells) throws IOException {
     if (mode == Mode.BASELINE) {
       throw new IllegalArgumentException("the overlay has no BASELINE: the pre-change checksum "
-        + "(a table CRC) is measured per block by BlockChecksumBenchmark and in the compaction "
-        + "harness with the CRC intrinsics off");
+        + "(Hadoop's PureJavaCrc32C per chunk) is measured per block by BlockChecksumBenchmark");
     }
     boolean overlay = mode == Mode.PATCHED;
     Path dir = Files.createTempDirectory("hbasepatches-overlay-bench-");

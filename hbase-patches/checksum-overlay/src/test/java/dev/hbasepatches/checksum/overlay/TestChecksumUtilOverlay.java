@@ -55,6 +55,7 @@ import org.apache.hadoop.hbase.io.hfile.HFileBlock;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
+import org.apache.hadoop.hbase.io.hfile.OverlayChecksummer;
 import org.apache.hadoop.hbase.nio.ByteBuff;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.ChecksumType;
@@ -85,12 +86,12 @@ public class TestChecksumUtilOverlay {
     conf.setBoolean(HConstants.HBASE_CHECKSUM_VERIFICATION, true);
     // A RegionServer's file system: HBase verifies block checksums itself.
     fs = new HFileSystem(conf, true);
-    ChecksumUtil.setChecksummer(BlockChecksummer.intrinsic());
+    OverlayChecksummer.use(BlockChecksummer.intrinsic());
   }
 
   @After
   public void tearDown() throws IOException {
-    ChecksumUtil.setChecksummer(BlockChecksummer.intrinsic());
+    OverlayChecksummer.use(BlockChecksummer.intrinsic());
     fs.close();
     try (java.util.stream.Stream<java.nio.file.Path> walk = Files.walk(dir)) {
       walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -131,7 +132,7 @@ public class TestChecksumUtilOverlay {
 
   @Test
   public void stockPathWhenTurnedOff() throws Exception {
-    ChecksumUtil.setChecksummer(null);
+    OverlayChecksummer.use(null);
     Path path = writeHFile("stock", ChecksumType.CRC32, 1000);
     for (byte[] block : blocks(path)) {
       assertTrue(BlockChecksummer.intrinsic().verify(block, 0, block.length).passed());
@@ -215,7 +216,7 @@ public class TestChecksumUtilOverlay {
     assertEquals("thrown by HBase's parsing after the fallback, not by the checksum path",
       "createFromBuff", e.getStackTrace()[1].getMethodName());
 
-    ChecksumUtil.setChecksummer(null);
+    OverlayChecksummer.use(null);
     RuntimeException stock = readFails(path);
     assertEquals("stock ChecksumUtil in the failure's stack", !readerChecksType,
       Arrays.stream(stock.getStackTrace())

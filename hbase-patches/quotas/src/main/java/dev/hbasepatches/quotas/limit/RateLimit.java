@@ -43,6 +43,12 @@ public interface RateLimit {
   /** Changes the rate in place; what was already consumed still counts. */
   void setRate(long units, long periodNanos);
 
+  /**
+   * True when nothing admitted is still owed: a new limit of the same rate would answer every
+   * request exactly as this one does, so dropping this one loses nothing.
+   */
+  boolean idle();
+
   long units();
 
   long periodNanos();

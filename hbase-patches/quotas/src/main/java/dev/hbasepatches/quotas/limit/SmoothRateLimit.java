@@ -51,7 +51,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * burst (see the four-argument constructor) smooths traffic further.
  * <p>
  * {@code units == Long.MAX_VALUE} means unlimited, as in HBase: every request is admitted without
- * touching shared state. Charges round up to whole nanoseconds, so a limit never admits more than
+ * touching shared state. {@code units == 0} refuses every request, as HBase's limiters do at a
+ * zero limit; the refusal's wait is one period, when a refreshed setting may have reopened it. Charges round up to whole nanoseconds, so a limit never admits more than
  * configured; the rounding only shows above about a billion admissions a second.
  */
 @InterfaceAudience.Private
@@ -78,16 +79,19 @@ public final class SmoothRateLimit implements RateLimit {
     /** How far ahead of now the TAT may be after an admission. */
     final long toleranceNanos;
     final boolean unlimited;
+    /** A limit of zero: nothing is admitted, as in HBase, where a zero quota refuses all. */
+    final boolean closed;
 
     Rate(long units, long periodNanos, long burstUnits) {
       this.units = units;
       this.periodNanos = periodNanos;
       this.burstUnits = burstUnits;
-      this.wholeNanos = periodNanos / units;
-      this.remainder = periodNanos % units;
+      this.closed = units == 0;
+      this.wholeNanos = closed ? 0 : periodNanos / units;
+      this.remainder = closed ? 0 : periodNanos % units;
       this.unlimited = units == Long.MAX_VALUE;
-      this.oneUnitNanos = nanosFor(1);
-      this.toleranceNanos = toleranceFor(burstUnits);
+      this.oneUnitNanos = closed ? 0 : nanosFor(1);
+      this.toleranceNanos = closed ? 0 : toleranceFor(burstUnits);
     }
 
     /**
@@ -166,13 +170,14 @@ public final class SmoothRateLimit implements RateLimit {
   }
 
   private Rate newRate(long units, long periodNanos) {
-    if (units <= 0) {
-      throw new IllegalArgumentException("units must be > 0, got " + units);
+    if (units < 0) {
+      throw new IllegalArgumentException("units must be >= 0, got " + units);
     }
     if (periodNanos <= 0) {
       throw new IllegalArgumentException("periodNanos must be > 0, got " + periodNanos);
     }
-    return new Rate(units, periodNanos, burstSetting == BURST_ONE_PERIOD ? units : burstSetting);
+    return new Rate(units, periodNanos,
+      burstSetting == BURST_ONE_PERIOD || units == 0 ? units : burstSetting);
   }
 
   @Override
@@ -181,6 +186,9 @@ public final class SmoothRateLimit implements RateLimit {
     Rate r = rate;
     if (r.unlimited) {
       return 0;
+    }
+    if (r.closed) {
+      return r.periodNanos;
     }
     long costNanos = r.nanosFor(cost);
     // An oversized cost is checked as if it were exactly the burst, then charged in full.
@@ -241,7 +249,7 @@ public final class SmoothRateLimit implements RateLimit {
   private void move(long cost, boolean forward) {
     checkCost(cost);
     Rate r = rate;
-    if (r.unlimited || cost == 0) {
+    if (r.unlimited || r.closed || cost == 0) {
       return;
     }
     long costNanos = r.nanosFor(cost);
@@ -285,8 +293,8 @@ public final class SmoothRateLimit implements RateLimit {
         return;
       }
       long converted;
-      if (old.unlimited || next.unlimited) {
-        converted = 0; // an unlimited rate keeps no backlog worth carrying over
+      if (old.unlimited || next.unlimited || old.closed || next.closed) {
+        converted = 0; // an unlimited or closed rate keeps no backlog worth carrying over
       } else {
         double owedUnits = (double) ahead * old.units / old.periodNanos;
         double nanos = Math.ceil(owedUnits * next.periodNanos / next.units);
@@ -298,6 +306,12 @@ public final class SmoothRateLimit implements RateLimit {
       }
       current = witness;
     }
+  }
+
+  @Override
+  public boolean idle() {
+    Rate r = rate;
+    return r.unlimited || r.closed || tat.get() - ticker.nanoTime() <= 0;
   }
 
   @Override
@@ -339,6 +353,9 @@ public final class SmoothRateLimit implements RateLimit {
     Rate r = rate;
     if (r.unlimited) {
       return "SmoothRateLimit(unlimited)";
+    }
+    if (r.closed) {
+      return "SmoothRateLimit(closed: 0 per " + r.periodNanos + "ns)";
     }
     return "SmoothRateLimit(" + r.units + " per " + r.periodNanos + "ns, burst " + r.burstUnits
       + ", backlog " + backlogNanos() + "ns)";

@@ -412,12 +412,37 @@ public class SmoothRateLimitTest {
     expectIllegal(() -> limit.tryAcquire(-1));
     expectIllegal(() -> limit.refund(-1));
     expectIllegal(() -> limit.charge(-1));
-    expectIllegal(() -> limit.setRate(0, SEC));
+    expectIllegal(() -> limit.setRate(-1, SEC));
     expectIllegal(() -> limit.setRate(10, 0));
     expectIllegal(() -> new SmoothRateLimit(-5, SEC, clock));
     expectIllegal(() -> new SmoothRateLimit(5, SEC, 0, clock));
     assertEquals(10, limit.units());
     assertEquals(0, limit.tryAcquire(0));
+  }
+
+  /**
+   * A limit of zero refuses everything, every time, as HBase's own limiters do (it once admitted
+   * one request per period); a refresh that raises it opens it with no debt carried over.
+   */
+  @Test
+  public void zeroLimitRefusesEverythingUntilRaised() {
+    SmoothRateLimit limit = new SmoothRateLimit(0, SEC, clock);
+    for (int i = 0; i < 5; i++) {
+      assertEquals("refused with a one-period wait", SEC, limit.tryAcquire(1));
+      assertEquals(SEC, limit.tryAcquire(1_000_000));
+      clock.advance(10 * SEC);
+    }
+    limit.charge(5);
+    limit.refund(5);
+    assertEquals(SEC, limit.tryAcquire(1));
+    limit.setRate(10, SEC);
+    assertEquals("opened with a full burst", 10, drain(limit, 1));
+    limit.setRate(0, SEC);
+    assertEquals(0, limit.units());
+    clock.advance(10 * SEC);
+    assertEquals(SEC, limit.tryAcquire(1));
+    SmoothRateLimit smallBurst = new SmoothRateLimit(0, SEC, 3, clock);
+    assertEquals(SEC, smallBurst.tryAcquire(1));
   }
 
   private static void expectIllegal(Runnable r) {

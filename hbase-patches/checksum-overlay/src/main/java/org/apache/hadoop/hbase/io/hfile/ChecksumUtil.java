@@ -168,8 +168,8 @@ public class ChecksumUtil {
     return checksummer;
   }
 
-  /** Replaces the checksummer (null: stock path); for tests and benchmarks. */
-  public static void setChecksummer(BlockChecksummer c) {
+  /** Replaces the checksummer (null: stock path): the package-private seam the tests use. */
+  static void setChecksummer(BlockChecksummer c) {
     checksummer = c;
   }
 

@@ -15,12 +15,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.checksum;
+package dev.hbasepatches.testkit;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.io.hfile.ChecksumUtil;
 import org.apache.hadoop.hbase.nio.ByteBuff;
 import org.apache.hadoop.hbase.util.ChecksumType;
@@ -28,7 +29,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Calls HBase 2.6's own block checksum code, {@link ChecksumUtil}, whose entry points are
- * package-private: the UPSTREAM side of the tests and benchmarks. Bound once through method
+ * package-private: the UPSTREAM side of the checksum tests and benchmarks (here, out of the
+ * checksum module's production classes). Bound once through method
  * handles, so a call costs what a direct call would.
  */
 @InterfaceAudience.Private
@@ -81,7 +83,7 @@ public final class UpstreamChecksumUtil {
    */
   public static boolean validateChecksum(ByteBuff block, String pathName, long offset) {
     try {
-      return (boolean) VALIDATE.invokeExact(block, pathName, offset, BlockLayout.HEADER_SIZE);
+      return (boolean) VALIDATE.invokeExact(block, pathName, offset, HConstants.HFILEBLOCK_HEADER_SIZE);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable t) {
