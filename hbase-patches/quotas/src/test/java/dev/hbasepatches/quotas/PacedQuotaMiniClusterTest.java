@@ -85,8 +85,6 @@ public class PacedQuotaMiniClusterTest {
     .conf(QuotaUtil.QUOTA_CONF_KEY, "true")
     .conf(QuotaCache.REFRESH_CONF_KEY, String.valueOf(REFRESH_MS))
     .conf(QuotaMode.MODE_KEY, QuotaMode.PATCHED.name())
-    // The master's start has its own 30 s limit, which a loaded 2-core machine can miss.
-    .conf("hbase.master.start.timeout.localHBaseCluster", "300000")
     .conf(QuotaCache.QUOTA_USER_REQUEST_ATTRIBUTE_OVERRIDE_KEY, PacedQuotaMiniClusterTest.OVERRIDE)
     .conf(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, QuotaProbeObserver.class.getName())
     .build();

@@ -40,8 +40,9 @@ final class ReplicaClusters {
 
   /**
    * Replica replication on, store files refreshed every second, replication retries every
-   * 100 ms (the default 1 s gives a 2 s lag p90), short ZooKeeper session and RPC timeouts, a
-   * patient master start; the caller adds its own operation timeout and anything else.
+   * 100 ms (the default 1 s gives a 2 s lag p90), short ZooKeeper session and RPC timeouts
+   * (testkit's MiniCluster already gives the master a patient start); the caller adds its own
+   * operation timeout and anything else.
    */
   static MiniCluster.Builder threeServers() {
     return MiniCluster.builder().regionServers(3)
@@ -51,9 +52,7 @@ final class ReplicaClusters {
       .conf("replication.source.sleepforretries", "100")
       .conf("hbase.master.wait.on.regionservers.mintostart", "3")
       .conf("zookeeper.session.timeout", "6000")
-      .conf("hbase.rpc.timeout", "2000")
-      // 30 s by default: at load averages near 30 on 2 cores the master took longer to start
-      .conf("hbase.master.start.timeout.localHBaseCluster", "120000");
+      .conf("hbase.rpc.timeout", "2000");
   }
 
   /**

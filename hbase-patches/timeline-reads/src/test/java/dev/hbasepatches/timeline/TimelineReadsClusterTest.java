@@ -356,11 +356,7 @@ public class TimelineReadsClusterTest {
         Thread.sleep(1000);
         int before = reading.reads;
         CLUSTER.util().expireRegionServerSession(indexOf(expired));
-        cluster.waitOnRegionServer(indexOf(expired));
-        // the server thread is gone before the master has reassigned anything: wait for meta
-        CLUSTER.util().waitFor(120_000, 500, () -> !expired.equals(primaryServer()));
-        CLUSTER.util().waitUntilNoRegionsInTransition(60_000);
-        Thread.sleep(1000);
+        awaitPrimaryMovedOff(cluster, expired);
         System.out.println("ZooKeeper session expiry of " + expired + ": "
           + (reading.reads - before) + " reads, max " + reading.maxNanos / 1e6 + " ms; "
           + reader.stats());
@@ -393,10 +389,7 @@ public class TimelineReadsClusterTest {
         ServerName first = primaryServer();
         int before = reading.reads;
         cluster.stopRegionServer(indexOf(first));
-        cluster.waitOnRegionServer(indexOf(first));
-        CLUSTER.util().waitFor(120_000, 500, () -> !first.equals(primaryServer()));
-        CLUSTER.util().waitUntilNoRegionsInTransition(60_000);
-        Thread.sleep(1000);
+        awaitPrimaryMovedOff(cluster, first);
         during[0] = reading.reads - before;
         System.out.println("graceful stop of " + first + ": " + (reading.reads - before)
           + " reads, max " + reading.maxNanos / 1e6 + " ms; " + reader.stats());
@@ -424,5 +417,17 @@ public class TimelineReadsClusterTest {
       assertTrue("reads went on through the abort", during[1] > 5);
       assertTrue("secondaries answered while primaries were away", reading.stale > 0);
     }
+  }
+
+  /**
+   * Waits for a stopped server's thread to end and for meta to show the primary on another
+   * server (the thread ends before the master has reassigned anything), then for the moves to
+   * settle.
+   */
+  private void awaitPrimaryMovedOff(MiniHBaseCluster cluster, ServerName from) throws Exception {
+    cluster.waitOnRegionServer(indexOf(from));
+    CLUSTER.util().waitFor(120_000, 500, () -> !from.equals(primaryServer()));
+    CLUSTER.util().waitUntilNoRegionsInTransition(60_000);
+    Thread.sleep(1000);
   }
 }
