@@ -33,7 +33,8 @@ import java.util.Map;
 final class Headline {
 
   /** One case's comparisons, oriented so that above 1 means PATCHED is better. */
-  record Row(String benchmark, String caseLabel, String unit, Map<String, ForkStats.Interval> vs) {
+  record Row(String benchmark, String caseLabel, String unit, Map<String, ForkStats.Interval> vs,
+    Map<String, String> params, int threads) {
   }
 
   private Headline() {
@@ -64,7 +65,8 @@ final class Headline {
           }
         }
         if (!vs.isEmpty()) {
-          rows.add(new Row(g.getKey().shortName(), c.getKey(), g.getKey().unit(), vs));
+          rows.add(new Row(g.getKey().shortName(), c.getKey(), g.getKey().unit(), vs,
+            patched.caseParams(), patched.settings().threads()));
         }
       }
     }
@@ -103,7 +105,26 @@ final class Headline {
     return r.high() < 1 ? "PATCHED worse" : "no difference shown";
   }
 
+  /** The verdict against the change's own target for this comparison. */
+  static String verdict(ForkStats.Interval r, Targets.Target target) {
+    String against = "target " + Compare.sig3(target.ratio()) + "x";
+    if (!decidable(r)) {
+      return "inconclusive against " + against + " (" + r.n() + " < " + ForkStats.MIN_FORKS
+        + " forks)";
+    }
+    return r.against(target.ratio()) + " (" + against + ")";
+  }
+
   static void render(StringBuilder out, Map<ChangeReport.GroupKey, List<JmhResult>> groups) {
+    render(out, null, groups, List.of());
+  }
+
+  /**
+   * @param change  the change the report is for (its targets judge its cases), or null
+   * @param targets every change's targets ({@link Targets#builtIn()} in the reports)
+   */
+  static void render(StringBuilder out, String change,
+    Map<ChangeReport.GroupKey, List<JmhResult>> groups, List<Targets.Target> targets) {
     List<Row> rows = rows(groups);
     out.append("## Headline\n\n");
     if (rows.isEmpty()) {
@@ -151,15 +172,59 @@ final class Headline {
         if (i == null) {
           out.append(" | - | - | not run");
         } else {
+          Targets.Target t = change == null ? null
+            : Targets.find(targets, change, r.benchmark(), r.params(), r.threads(), o);
           out.append(" | ").append(Compare.sig3(i.estimate())).append(" | ")
             .append(decidable(i) ? ForkStatsCli.interval(i) : "-").append(" | ")
-            .append(verdict(i));
+            .append(t == null ? verdict(i) : verdict(i, t));
         }
       }
       out.append(" |\n");
     }
     out.append('\n');
+    if (change != null) {
+      targets(out, change, rows, targets);
+    }
     chart(out, rows, others);
+  }
+
+  /**
+   * The change's targets, each with the cases of this run it judges: met when every one is met,
+   * not met when any is not, inconclusive otherwise, and "not in this run" without a case.
+   */
+  static void targets(StringBuilder out, String change, List<Row> rows,
+    List<Targets.Target> targets) {
+    List<Targets.Target> mine = Targets.ofChange(targets, change);
+    if (mine.isEmpty()) {
+      return;
+    }
+    out.append("### Targets\n\n").append("Each target as the change's issue states it, judged")
+      .append(" on the cases of this run it applies to (met only when every such case's lower")
+      .append(" bound clears it). Committed, quotable results are in the change's PATCH.md.\n\n")
+      .append("| target | cases in this run | verdict |\n|---|---:|---|\n");
+    for (Targets.Target t : mine) {
+      int cases = 0;
+      boolean anyNotMet = false;
+      boolean allMet = true;
+      for (Row r : rows) {
+        ForkStats.Interval i = r.vs().get(t.versus());
+        if (i == null || Targets.find(targets, change, r.benchmark(), r.params(), r.threads(),
+          t.versus()) != t) {
+          continue;
+        }
+        cases++;
+        ForkStats.Verdict v = decidable(i) ? i.against(t.ratio())
+          : ForkStats.Verdict.INCONCLUSIVE;
+        anyNotMet |= v == ForkStats.Verdict.NOT_MET;
+        allMet &= v == ForkStats.Verdict.MET;
+      }
+      String verdict = cases == 0 ? "not in this run"
+        : anyNotMet ? ForkStats.Verdict.NOT_MET.toString()
+        : allMet ? ForkStats.Verdict.MET.toString() : ForkStats.Verdict.INCONCLUSIVE.toString();
+      out.append("| ").append(t.text()).append(" | ").append(cases).append(" | ")
+        .append(verdict).append(" |\n");
+    }
+    out.append('\n');
   }
 
   /** Per compared mode, a Mermaid bar chart of PATCHED against it per case, a line at 1. */
