@@ -31,7 +31,9 @@ import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
  * after the learned delay), and the next batch starts just after the last row handed out. So when
  * one batch comes from a secondary and the next from the primary (or the other way round), no row
  * is returned twice and none is skipped: the switch happens only between rows. Every row is
- * flagged {@link Result#isStale()} exactly when a secondary gave its batch.
+ * flagged {@link Result#isStale()} exactly when a secondary gave its batch. A batch shorter than
+ * asked ends the scan only when the primary gave it; after a short stale batch one more batch is
+ * read, and the scan ends when that one is empty.
  * <p>
  * Each batch is one consistent view of one replica; two batches may come from different replicas,
  * so a later row can be older than an earlier one (timeline consistency, per batch). Scans that
@@ -99,7 +101,10 @@ final class HedgedScanner implements ResultScanner {
     }
     List<Result> got = reader.read(batch);
     batches++;
-    if (got.size() < want) {
+    // A short batch from the primary ends the scan. A short one from a secondary may only mean
+    // that replica lacks rows (a lagging or just-opened secondary): the next batch, planned
+    // afresh, confirms the end, and only an empty one ends the scan.
+    if (got.isEmpty() || (got.size() < want && !got.get(got.size() - 1).isStale())) {
       exhausted = true;
     }
     if (remaining > 0) {
