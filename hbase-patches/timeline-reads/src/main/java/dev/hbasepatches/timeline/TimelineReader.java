@@ -61,6 +61,7 @@ public final class TimelineReader implements Closeable {
   private final HedgePolicy policy;
   private final ReplicaLocations locations;
   private final int replication;
+  private final int scanRows;
   private final ScheduledThreadPoolExecutor timer;
   private final TimelineStats stats = new TimelineStats();
 
@@ -72,6 +73,7 @@ public final class TimelineReader implements Closeable {
     this.policy = new HedgePolicy(settings);
     this.locations = new ReplicaLocations(async.getRegionLocator(name), settings.relocateNanos);
     this.replication = Math.max(1, table.getDescriptor().getRegionReplication());
+    this.scanRows = settings.scanRows;
     this.timer = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "timeline-hedge-" + name.getNameAsString());
       t.setDaemon(true);
@@ -195,8 +197,33 @@ public final class TimelineReader implements Closeable {
     if (!timeline(scan)) {
       return join(asyncTable.scanAll(scan));
     }
+    return join(hedgedScan(scan));
+  }
+
+  /**
+   * A streaming scanner. PATCHED: for a TIMELINE scan, hedged batches of whole rows
+   * ({@code hbasepatches.timeline.scan.rows}, or the scan's caching), each resuming just after
+   * the last row handed out, so a switch of replica between batches neither repeats nor skips a
+   * row ({@link HedgedScanner}); every other scan, and every scan in the other modes, is HBase's
+   * own scanner (UPSTREAM's TIMELINE scanner hedges only each region's scanner open).
+   *
+   * @throws IllegalArgumentException for a PATCHED TIMELINE scan that splits rows
+   *   ({@code setBatch}, {@code setAllowPartialResults})
+   */
+  public ResultScanner getScanner(Scan scan) throws IOException {
+    if (mode == TimelineMode.BASELINE) {
+      return table.getScanner(strong(scan));
+    }
+    if (mode == TimelineMode.UPSTREAM || !timeline(scan)) {
+      return table.getScanner(scan);
+    }
+    return new HedgedScanner(scan, scanRows, batch -> join(hedgedScan(batch)));
+  }
+
+  /** One whole bounded scan from one replica, hedged like a Get, rows flagged stale. */
+  private CompletableFuture<List<Result>> hedgedScan(Scan scan) {
     byte[] row = scan.isReversed() ? scan.getStopRow() : scan.getStartRow();
-    return join(hedged(row, replica -> {
+    return hedged(row, replica -> {
       try {
         return asyncTable.scanAll(new Scan(scan).setReplicaId(replica)
           .setConsistency(Consistency.TIMELINE));
@@ -209,7 +236,7 @@ public final class TimelineReader implements Closeable {
         out.add(withStale(r, stale));
       }
       return out;
-    }, List::isEmpty));
+    }, List::isEmpty);
   }
 
   private static Get onReplica(Get get, int replica) {

@@ -51,6 +51,8 @@ public final class TimelineSettings {
   public static final String DEMOTE_PERIOD_MS = "hbasepatches.timeline.demote.period.ms";
   /** Least time between two background location refreshes of one region, milliseconds. */
   public static final String RELOCATE_MS = "hbasepatches.timeline.relocate.ms";
+  /** Rows per hedged batch of a streaming TIMELINE scanner (a scan's own caching wins). */
+  public static final String SCAN_ROWS = "hbasepatches.timeline.scan.rows";
 
   final double quantile;
   final long delayMinNanos;
@@ -63,6 +65,7 @@ public final class TimelineSettings {
   final int demoteMinReads;
   final long demotePeriodNanos;
   final long relocateNanos;
+  final int scanRows;
 
   private TimelineSettings(Configuration conf) {
     quantile = fraction(conf, HEDGE_QUANTILE, 0.95, false);
@@ -88,6 +91,7 @@ public final class TimelineSettings {
     demoteMinReads = count(conf, DEMOTE_MIN_READS, 20, 1, window);
     demotePeriodNanos = millis(conf, DEMOTE_PERIOD_MS, 5000.0);
     relocateNanos = millis(conf, RELOCATE_MS, 500.0);
+    scanRows = count(conf, SCAN_ROWS, 100, 1, 1_000_000);
   }
 
   /** Reads and checks every key; throws {@link IllegalArgumentException} on a bad value. */
@@ -165,6 +169,6 @@ public final class TimelineSettings {
     return "quantile=" + quantile + " delay=[" + delayMinNanos / 1e6 + ", " + delayMaxNanos / 1e6
       + "] ms cap=" + capNanos / 1e6 + " ms budget=" + budgetRatio + "+" + budgetBurst
       + " window=" + window + " demote=" + demoteLossRatio + "/" + demoteMinReads + "/"
-      + demotePeriodNanos / 1e6 + " ms";
+      + demotePeriodNanos / 1e6 + " ms scan.rows=" + scanRows;
   }
 }

@@ -68,7 +68,11 @@ import org.junit.Test;
  * primary abort and a graceful stop mid-run. Not a unit test (minutes of load): run it with
  * {@code -Ptimeline-scenario}; settings as system properties {@code scenario.rounds} (5),
  * {@code scenario.rate} (reads/s, 100), {@code scenario.seconds} (per arm and round, 8),
- * {@code scenario.failover.rounds} (1), {@code scenario.out} (target/timeline-scenario).
+ * {@code scenario.failover.rounds} (1), {@code scenario.failover.seconds} (15, the fault 3 s in),
+ * {@code scenario.out} (target/timeline-scenario). With {@code scenario.rounds=0} only the
+ * failover runs are made: per round a graceful stop then an abort of the primary's server under
+ * each mode, the mode order reversed on even rounds. Every run also counts, on the servers, the
+ * Gets each replica answered with no cell at all (the rows read all exist).
  */
 public class TimelineLatencyScenario {
 
@@ -88,6 +92,7 @@ public class TimelineLatencyScenario {
   private final double rate = Double.parseDouble(System.getProperty("scenario.rate", "100"));
   private final int seconds = Integer.getInteger("scenario.seconds", 8);
   private final int failoverRounds = Integer.getInteger("scenario.failover.rounds", 1);
+  private final int failoverSeconds = Integer.getInteger("scenario.failover.seconds", 15);
   private final Path out =
     Paths.get(System.getProperty("scenario.out", "target/timeline-scenario"));
 
@@ -103,6 +108,10 @@ public class TimelineLatencyScenario {
     long stale;
     long errors;
     long serverGets;
+    long within50ms;
+    long empty;
+    final long[] serverEmpty = new long[3];
+    final List<String> emptySeen = new ArrayList<>();
     String loadBefore = "";
     String loadAfter = "";
     final Map<String, Integer> errorKinds = new LinkedHashMap<>();
@@ -143,10 +152,14 @@ public class TimelineLatencyScenario {
         }
       }
       for (int round = 1; round <= failoverRounds; round++) {
+        List<TimelineMode> order = new ArrayList<>(List.of(TimelineMode.values()));
+        if (round % 2 == 0) {
+          java.util.Collections.reverse(order);
+        }
         for (String fault : new String[] { "gracefulStop", "abort" }) {
-          for (TimelineMode m : TimelineMode.values()) {
+          for (TimelineMode m : order) {
             placeReplicas();
-            Run r = load(m, Math.max(seconds, 15), round, fault);
+            Run r = load(m, failoverSeconds, round, fault);
             results.computeIfAbsent(fault, k -> new EnumMap<>(TimelineMode.class))
               .computeIfAbsent(m, k -> new ArrayList<>()).add(r);
             log(fault + " round " + round + " " + m + ": " + describe(r));
@@ -273,7 +286,7 @@ public class TimelineLatencyScenario {
           try {
             Result r = reader.get(new Get(row).setConsistency(Consistency.TIMELINE));
             stale = r.isStale();
-            if (r.isEmpty()) {
+            if (r.isEmpty()) { // every row read exists: an empty answer is a wrong one
               ok = false;
               error = "empty result";
             }
@@ -286,6 +299,12 @@ public class TimelineLatencyScenario {
           long micros = Math.max(1, (t1 - t0) / 1000);
           synchronized (lock) {
             run.reads++;
+            if (ok && micros <= 50_000) {
+              run.within50ms++;
+            }
+            if ("empty result".equals(error)) {
+              run.empty++;
+            }
             if (!ok) {
               run.errors++;
               run.errorKinds.merge(error, 1, Integer::sum);
@@ -302,6 +321,10 @@ public class TimelineLatencyScenario {
       pool.awaitTermination(120, TimeUnit.SECONDS);
       Thread.sleep(300);
       run.serverGets = ReplicaTagObserver.gets();
+      for (int i = 0; i < run.serverEmpty.length; i++) {
+        run.serverEmpty[i] = ReplicaTagObserver.EMPTY_GETS.get(i);
+      }
+      run.emptySeen.addAll(ReplicaTagObserver.EMPTY_SEEN);
       run.loadAfter = loadAverage();
     } finally {
       pool.shutdownNow();
@@ -361,7 +384,13 @@ public class TimelineLatencyScenario {
 
   /** One replica per server, the primary away from hbase:meta's server. */
   private void placeReplicas() throws Exception {
-    log(ReplicaClusters.placeReplicas(CLUSTER, TABLE));
+    for (int attempt = 1; attempt <= 3; attempt++) { // a move can be lost while a server starts
+      String placed = ReplicaClusters.placeReplicas(CLUSTER, TABLE);
+      log(placed);
+      if (placed.startsWith("replicas on 3 ")) {
+        return;
+      }
+    }
   }
 
   /** The machine's 1-minute load average, to show how busy the shared machine was. */
@@ -381,7 +410,11 @@ public class TimelineLatencyScenario {
       r.reads, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3,
       h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, r.extraPerRead(),
       r.reads == 0 ? 0 : r.stale / (double) r.reads, r.errors, r.loadBefore, r.loadAfter)
-      + (r.errorKinds.isEmpty() ? "" : " errors by kind " + r.errorKinds);
+      + String.format(Locale.ROOT, " within50ms=%.4f",
+        r.reads == 0 ? 0 : r.within50ms / (double) r.reads)
+      + " serverEmptyGets(replica 0,1,2)=" + java.util.Arrays.toString(r.serverEmpty)
+      + (r.errorKinds.isEmpty() ? "" : " errors by kind " + r.errorKinds)
+      + (r.emptySeen.isEmpty() ? "" : " first empty answers " + r.emptySeen);
   }
 
   private void writeTimeline(String fault, TimelineMode m, int round, Run r) throws IOException {
@@ -467,6 +500,7 @@ public class TimelineLatencyScenario {
         }
       }
     }
+    writeFailoverSummary(results);
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("runs.md"),
       StandardCharsets.UTF_8))) {
       w.println("# Every run, in the order it ran (load = the machine's 1-minute load average)");
@@ -476,6 +510,55 @@ public class TimelineLatencyScenario {
       }
     }
     log("summary in " + f.toAbsolutePath());
+  }
+
+  /**
+   * The failover runs judged per round: the slowest read and the fraction of reads answered
+   * (non-empty) within 50 ms, each a mean with a 95% Student-t interval over the rounds, and the
+   * empty answers counted on the client and on the servers.
+   */
+  private void writeFailoverSummary(Map<String, Map<TimelineMode, List<Run>>> results)
+    throws IOException {
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("failover.md"),
+      StandardCharsets.UTF_8))) {
+      w.println("# Failover runs, per round (mean [95% Student-t interval] over the rounds)");
+      w.println();
+      w.println("| fault | mode | rounds | per-round max ms | per-round max ms, each |"
+        + " reads within 50 ms (fraction) | lowest round | empty results (client) |"
+        + " empty Gets on servers, replica 0/1/2 |");
+      w.println("|---|---|---|---|---|---|---|---|---|");
+      for (String fault : new String[] { "gracefulStop", "abort" }) {
+        Map<TimelineMode, List<Run>> byMode = results.get(fault);
+        if (byMode == null) {
+          continue;
+        }
+        for (Map.Entry<TimelineMode, List<Run>> m : byMode.entrySet()) {
+          List<Run> runs = m.getValue();
+          double[] max = new double[runs.size()];
+          double[] within = new double[runs.size()];
+          long empty = 0;
+          long[] serverEmpty = new long[3];
+          StringBuilder each = new StringBuilder();
+          for (int i = 0; i < runs.size(); i++) {
+            Run r = runs.get(i);
+            max[i] = r.latency.getMaxValue() / 1e3;
+            within[i] = r.reads == 0 ? 0 : r.within50ms / (double) r.reads;
+            empty += r.empty;
+            for (int k = 0; k < 3; k++) {
+              serverEmpty[k] += r.serverEmpty[k];
+            }
+            each.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f", max[i]));
+          }
+          double[] mx = interval(max);
+          double[] wi = interval(within);
+          w.printf(Locale.ROOT,
+            "| %s | %s | %d | %.1f [%.1f, %.1f] | %s | %.4f [%.4f, %.4f] | %.4f | %d | %d/%d/%d |%n",
+            fault, m.getKey(), runs.size(), mx[0], mx[0] - mx[1], mx[0] + mx[1], each, wi[0],
+            wi[0] - wi[1], wi[0] + wi[1], java.util.Arrays.stream(within).min().orElse(0), empty,
+            serverEmpty[0], serverEmpty[1], serverEmpty[2]);
+        }
+      }
+    }
   }
 
   private final List<String> runLog = java.util.Collections.synchronizedList(new ArrayList<>());

@@ -49,6 +49,7 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -228,6 +229,79 @@ public class TimelineReadsClusterTest {
       ReplicaTagObserver.healthy();
     }
     assertEquals(null, WRITER_ERROR.get());
+  }
+
+  /** Streams a TIMELINE scan to the end, checking every row; returns the rows' names. */
+  private static List<String> stream(TimelineReader reader, Scan scan, String what)
+    throws IOException {
+    List<String> rows = new ArrayList<>();
+    try (ResultScanner rs = reader.getScanner(scan)) {
+      for (Result r : rs) {
+        check(r, what + " row " + rows.size());
+        rows.add(Bytes.toString(r.getRow()));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  public void t1b_streamingScannerSwitchesReplicasWithoutRepeatingOrSkippingRows()
+    throws Exception {
+    List<String> all = new ArrayList<>();
+    for (int i = 0; i < ROWS; i++) {
+      all.add(row(i));
+    }
+    List<String> reversed = new ArrayList<>(all);
+    java.util.Collections.reverse(reversed);
+    ReplicaTagObserver.slowPrimary(0.5, 30); // half the batch scans find the primary slow
+    try {
+      for (TimelineMode m : TimelineMode.values()) {
+        try (TimelineReader reader = reader(m)) {
+          ReplicaTagObserver.reset();
+          List<Boolean> stale = new ArrayList<>();
+          List<String> rows = new ArrayList<>();
+          try (ResultScanner rs =
+            reader.getScanner(new Scan().setCaching(7).setConsistency(Consistency.TIMELINE))) {
+            for (Result r : rs) {
+              check(r, m + " scanner row " + rows.size());
+              rows.add(Bytes.toString(r.getRow()));
+              stale.add(r.isStale());
+            }
+          }
+          assertEquals(m + ": every row once, in order", all, rows);
+          if (m == TimelineMode.PATCHED) {
+            int switches = 0;
+            for (int i = 1; i < stale.size(); i++) {
+              switches += stale.get(i) != stale.get(i - 1) ? 1 : 0;
+            }
+            // 200 rows in batches of 7: 29 batch scans, each opened on a replica of its own
+            assertTrue("PATCHED opened " + ReplicaTagObserver.SCANS + " scanners",
+              ReplicaTagObserver.SCANS.get(0) + ReplicaTagObserver.SCANS.get(1)
+                + ReplicaTagObserver.SCANS.get(2) >= 29);
+            assertTrue("PATCHED never switched replica between batches: " + stale,
+              switches > 0 && stale.contains(true) && stale.contains(false));
+            System.out.println("PATCHED scanner: " + switches + " replica switches, scanners "
+              + ReplicaTagObserver.SCANS);
+          } else if (m == TimelineMode.BASELINE) {
+            assertFalse("BASELINE scans read only primaries", stale.contains(true));
+          }
+          assertEquals(m + ": reversed, every row once",
+            reversed, stream(reader, new Scan().setReversed(true).setCaching(9)
+              .setConsistency(Consistency.TIMELINE), m + " reversed scanner"));
+          assertEquals(m + ": limit 25 from row 50", all.subList(50, 75),
+            stream(reader, new Scan().withStartRow(Bytes.toBytes(row(50))).setLimit(25)
+              .setCaching(10).setConsistency(Consistency.TIMELINE), m + " limited scanner"));
+        }
+      }
+      try (TimelineReader reader = reader(TimelineMode.PATCHED)) {
+        reader.getScanner(new Scan().setBatch(1).setConsistency(Consistency.TIMELINE));
+        fail("a row-splitting TIMELINE scan was accepted");
+      } catch (IllegalArgumentException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains("setBatch(1)"));
+      }
+    } finally {
+      ReplicaTagObserver.healthy();
+    }
   }
 
   /** Gets sent per read through {@code reader}: server-side count over {@code reads} reads. */

@@ -59,6 +59,7 @@ public class TimelineSettingsTest {
     refused(TimelineSettings.DEMOTE_MIN_READS, "1000", "[1, 128]");
     refused(TimelineSettings.DEMOTE_PERIOD_MS, "0", "above 0");
     refused(TimelineSettings.RELOCATE_MS, "99999999", "over an hour");
+    refused(TimelineSettings.SCAN_ROWS, "0", "[1, 1000000]");
   }
 
   @Test
@@ -70,6 +71,7 @@ public class TimelineSettingsTest {
     assertEquals(50_000_000L, s.capNanos);
     assertEquals(0.05, s.budgetRatio, 0);
     assertEquals(10.0, s.budgetBurst, 0);
+    assertEquals(100, s.scanRows);
     assertEquals(TimelineMode.PATCHED, TimelineMode.from(new Configuration(false)));
   }
 
