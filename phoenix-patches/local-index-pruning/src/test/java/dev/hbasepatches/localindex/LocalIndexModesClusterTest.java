@@ -140,7 +140,8 @@ public class LocalIndexModesClusterTest {
   @Test
   public void everyModeReturnsTheDataTablesRows() throws Exception {
     try (Connection conn = PhoenixCluster.connect(CLUSTER)) {
-      assertUsesLocalIndex(conn, "SELECT K1, K2, V2 FROM " + TABLE + " WHERE V1 = 'v3' AND K1 = 'c'");
+      assertUsesLocalIndex(conn,
+        "SELECT K1, K2, V2 FROM " + TABLE + " WHERE V1 = 'v3' AND K1 = 'c'");
       assertUsesLocalIndex(conn,
         "SELECT K1, K2, V3, V2 FROM " + TABLE + " WHERE V3 = 'w2' AND K1 = 'c'");
       checkAllShapes(conn);
