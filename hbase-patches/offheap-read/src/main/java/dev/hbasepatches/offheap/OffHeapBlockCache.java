@@ -45,7 +45,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  * class with {@link OffHeapCacheGuard}, which refuses to start such a RegionServer.
  */
 @InterfaceAudience.LimitedPrivate("Configuration")
-public final class OffHeapBlockCache implements BlockCache {
+public final class OffHeapBlockCache extends VersionedBlockCache {
 
   private final OffHeapMode mode;
   private final BlockCache delegate;
@@ -77,6 +77,7 @@ public final class OffHeapBlockCache implements BlockCache {
   }
 
   /** The cache doing the work: a {@link SlabBlockCache}, or a {@link BucketCache} in UPSTREAM. */
+  @Override
   public BlockCache delegate() {
     return delegate;
   }
@@ -177,11 +178,6 @@ public final class OffHeapBlockCache implements BlockCache {
   @Override
   public Optional<Boolean> blockFitsIntoTheCache(HFileBlock block) {
     return delegate.blockFitsIntoTheCache(block);
-  }
-
-  @Override
-  public Optional<Boolean> shouldCacheFile(String fileName) {
-    return delegate.shouldCacheFile(fileName);
   }
 
   @Override

@@ -53,14 +53,26 @@ final class SizeClass {
 
   /** A free slot: from the free stack, else from a new slab, else by clock eviction; or -1. */
   synchronized int acquire(SlabPool pool) {
+    int slot = acquireFree(pool);
+    if (slot >= 0) {
+      return slot;
+    }
+    clockEvict();
+    return take();
+  }
+
+  /** A free slot from the free stack or a new slab from the pool, evicting nothing; or -1. */
+  synchronized int acquireFree(SlabPool pool) {
     if (freeTop == 0) {
       ByteBuffer slab = pool.take();
       if (slab != null) {
         addSlab(slab);
-      } else {
-        clockEvict();
       }
     }
+    return take();
+  }
+
+  private int take() {
     if (freeTop == 0) {
       return -1;
     }
@@ -68,6 +80,14 @@ final class SizeClass {
     int slot = free[--freeTop];
     slabOccupied[slot / slotsPerSlab]++;
     return slot;
+  }
+
+  /**
+   * True when this size holds slabs but fills at most a quarter of them: a slab it could give
+   * back to a size that would otherwise evict (a few index or bloom blocks must not pin a slab).
+   */
+  synchronized boolean mostlyEmpty(int slabSize) {
+    return slabsHeld > 0 && (long) occupied * slotSize * 4 <= (long) slabsHeld * slabSize;
   }
 
   synchronized int slabsHeld() {
@@ -122,11 +142,11 @@ final class SizeClass {
   }
 
   /**
-   * Gives up the emptiest slab for a size class that has none: evicts its idle entries and, if no
-   * reader holds any of them, removes its slots and returns it; otherwise null.
+   * Gives up the emptiest slab (its last one only if {@code evenTheLast}): evicts its idle
+   * entries and, if no reader holds any of them, removes its slots and returns it; else null.
    */
-  synchronized ByteBuffer surrenderSlab() {
-    if (slabsHeld <= 1) {
+  synchronized ByteBuffer surrenderSlab(boolean evenTheLast) {
+    if (slabsHeld == 0 || (slabsHeld == 1 && !evenTheLast)) {
       return null;
     }
     int victim = -1;

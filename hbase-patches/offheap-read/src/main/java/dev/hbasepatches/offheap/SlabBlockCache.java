@@ -61,6 +61,8 @@ public class SlabBlockCache implements BlockCache {
   private final LongAdder dataBlocks = new LongAdder();
   private final LongAdder tooLarge = new LongAdder();
   private final LongAdder lostRaces = new LongAdder();
+  private final LongAdder reclaimedSlabs = new LongAdder();
+  private final LongAdder borrowedSlots = new LongAdder();
 
   public SlabBlockCache(OffHeapCacheConfig config, boolean copyDataOnHit) {
     this.config = config;
@@ -118,12 +120,14 @@ public class SlabBlockCache implements BlockCache {
       stats.failInsert();
       return;
     }
-    int slot = acquireSlot(sc);
-    if (slot < 0) {
-      // Every slot of this size is held by readers right now: counted, never silent.
+    long placed = acquireSlot(sc);
+    if (placed < 0) {
+      // Every slot that could take it is held by readers right now: counted, never silent.
       stats.failInsert();
       return;
     }
+    sc = classes[(int) (placed >>> 32)];
+    int slot = (int) placed;
     ByteBuffer data = sc.slotBuffer(slot, length);
     CacheEntry entry;
     try {
@@ -163,24 +167,70 @@ public class SlabBlockCache implements BlockCache {
     return shared ? built : null;
   }
 
-  private int acquireSlot(SizeClass sc) {
-    int slot = sc.acquire(pool);
-    if (slot >= 0 || sc.slabsHeld() > 0) {
-      return slot;
+  /**
+   * A slot for a block of size class {@code sc}, as (class index << 32 | slot), or -1. In order:
+   * a free slot or a new slab of its own size; a slab given back by a size that fills at most a
+   * quarter of what it holds; when its size holds no slab, one slot of the smallest larger size
+   * that holds one (evicting one entry there, not a whole slab's); the emptiest slab of the size
+   * holding the most when no larger size exists; else its own clock.
+   */
+  private long acquireSlot(SizeClass sc) {
+    int own = indexOf(sc);
+    int slot = sc.acquireFree(pool);
+    if (slot >= 0) {
+      return placed(own, slot);
     }
-    // This size has no slab and the pool is empty: take one from the size holding the most.
-    SizeClass donor = null;
     for (SizeClass c : classes) {
-      if (c != sc && (donor == null || c.slabsHeld() > donor.slabsHeld())) {
-        donor = c;
+      if (c != sc && c.mostlyEmpty(config.slabSize())) {
+        ByteBuffer slab = c.surrenderSlab(true);
+        if (slab != null) {
+          sc.addSlab(slab);
+          slot = sc.acquireFree(pool);
+          if (slot >= 0) {
+            reclaimedSlabs.increment();
+            return placed(own, slot);
+          }
+        }
       }
     }
-    ByteBuffer slab = donor == null ? null : donor.surrenderSlab();
-    if (slab == null) {
-      return -1;
+    if (sc.slabsHeld() == 0) {
+      for (int i = own + 1; i < classes.length; i++) {
+        if (classes[i].slabsHeld() > 0) {
+          slot = classes[i].acquire(pool);
+          if (slot >= 0) {
+            borrowedSlots.increment();
+            return placed(i, slot);
+          }
+        }
+      }
+      // No larger size holds a slab: take one from the size holding the most.
+      SizeClass donor = null;
+      for (SizeClass c : classes) {
+        if (c != sc && (donor == null || c.slabsHeld() > donor.slabsHeld())) {
+          donor = c;
+        }
+      }
+      ByteBuffer slab = donor == null ? null : donor.surrenderSlab(false);
+      if (slab == null) {
+        return -1;
+      }
+      sc.addSlab(slab);
     }
-    sc.addSlab(slab);
-    return sc.acquire(pool);
+    slot = sc.acquire(pool);
+    return slot < 0 ? -1 : placed(own, slot);
+  }
+
+  private static long placed(int classIndex, int slot) {
+    return ((long) classIndex << 32) | slot;
+  }
+
+  private int indexOf(SizeClass sc) {
+    for (int i = 0; i < classes.length; i++) {
+      if (classes[i] == sc) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("not a size class of this cache: " + sc.slotSize);
   }
 
   @Override
@@ -340,6 +390,16 @@ public class SlabBlockCache implements BlockCache {
   /** Lookups that found an entry a concurrent eviction had just released (served as misses). */
   public long getLostRaceCount() {
     return lostRaces.sum();
+  }
+
+  /** Slabs a size class gave back because it filled at most a quarter of its slabs. */
+  public long getReclaimedSlabCount() {
+    return reclaimedSlabs.sum();
+  }
+
+  /** Blocks placed in a slot of a larger size because their own size held no slab. */
+  public long getBorrowedSlotCount() {
+    return borrowedSlots.sum();
   }
 
   /** Slots whose block was evicted but a reader still holds. */

@@ -189,6 +189,39 @@ public class SlabBlockCacheTest {
   }
 
   @Test
+  public void aSizeFillingAQuarterOfItsSlabGivesItToASizeThatWouldEvict() {
+    int slab = 64 * 1024;
+    SlabBlockCache c = cache(2 * slab, slab, 5120, 17408);
+    c.cacheBlock(RealBlocks.key(0, 0), small.blocks.get(0));
+    int perSlab = slab / 17408;
+    int n = large.blocks.size();
+    for (int i = 0; i < 2 * perSlab; i++) {
+      c.cacheBlock(RealBlocks.key(1, i), large.blocks.get(i % n));
+    }
+    // The one small block gave its slab up: every large block fits, none was evicted for space.
+    assertEquals(1, c.getReclaimedSlabCount());
+    assertEquals(2 * perSlab, c.getBlockCount());
+    assertEquals(1, c.getStats().getEvictedCount());
+    assertFalse(c.isAlreadyCached(RealBlocks.key(0, 0)).get());
+    for (int i = 0; i < 2 * perSlab; i++) {
+      Cacheable got = c.getBlock(RealBlocks.key(1, i), true, false, true);
+      assertArrayEquals(large.serialized.get(i % n), RealBlocks.serialize(got));
+      got.release();
+    }
+    assertInvariants(c);
+    // The small size now holds no slab: its next block takes one large slot, not a whole slab.
+    c.cacheBlock(RealBlocks.key(0, 1), small.blocks.get(1));
+    assertEquals(1, c.getBorrowedSlotCount());
+    assertEquals(2 * perSlab, c.getBlockCount());
+    Cacheable got = c.getBlock(RealBlocks.key(0, 1), true, false, true);
+    assertArrayEquals(small.serialized.get(1), RealBlocks.serialize(got));
+    got.release();
+    assertEquals(Integer.valueOf(small.serialized.get(1).length),
+      c.getBlockSize(RealBlocks.key(0, 1)).get());
+    assertInvariants(c);
+  }
+
+  @Test
   public void aBlockLargerThanEverySizeIsCountedAsAFailedInsert() {
     SlabBlockCache c = cache(1 << 20, 256 << 10, 1024);
     c.cacheBlock(RealBlocks.key(0, 0), small.blocks.get(0));

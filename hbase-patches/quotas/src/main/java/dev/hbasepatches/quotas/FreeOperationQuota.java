@@ -32,8 +32,11 @@ final class FreeOperationQuota implements OperationQuota {
   private FreeOperationQuota() {
   }
 
-  @Override
+  // No @Override on either: HBase 2.6.1's OperationQuota declares the first, 2.6.4's the second.
   public void checkBatchQuota(int numWrites, int numReads) {
+  }
+
+  public void checkBatchQuota(int numWrites, int numReads, boolean isAtomic) {
   }
 
   @Override

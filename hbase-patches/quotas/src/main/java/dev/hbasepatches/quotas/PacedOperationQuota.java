@@ -93,7 +93,29 @@ final class PacedOperationQuota implements OperationQuota {
     return history != null;
   }
 
-  @Override
+  /**
+   * Checks a batch on either kind of quota this module hands out, on any HBase 2.6 release
+   * ({@code OperationQuota.checkBatchQuota} gained an {@code isAtomic} parameter in 2.6.4).
+   */
+  static void checkBatch(OperationQuota quota, int numWrites, int numReads)
+    throws RpcThrottlingException {
+    if (quota instanceof PacedOperationQuota) {
+      ((PacedOperationQuota) quota).checkBatchQuota(numWrites, numReads);
+    } else if (!(quota instanceof FreeOperationQuota)) {
+      throw new IllegalArgumentException("not a quota of this module: " + quota);
+    }
+  }
+
+  /**
+   * HBase 2.6.4's form (no {@code @Override}: 2.6.1 has no such method). The paced limiter has no
+   * atomic-request limits, so an atomic batch is paced as its reads and writes.
+   */
+  public void checkBatchQuota(int numWrites, int numReads, boolean isAtomic)
+    throws RpcThrottlingException {
+    checkBatchQuota(numWrites, numReads);
+  }
+
+  /** HBase 2.6.1's form (no {@code @Override}: 2.6.4 replaced it with the one above). */
   public void checkBatchQuota(int numWrites, int numReads) throws RpcThrottlingException {
     writes = numWrites;
     reads = numReads;

@@ -145,23 +145,40 @@ final class PacedQuotaCache extends QuotaCache {
       return throttled ? THROTTLED : BYPASS;
     }
 
-    @Override
+    // The charging members exist in two shapes: HBase 2.6.1's and 2.6.4's (which adds atomic and
+    // handler-time limits). Both are here without @Override; a view charges nothing in either.
     public void checkQuota(long writeReqs, long estimateWriteSize, long readReqs,
       long estimateReadSize, long estimateWriteCapacityUnit, long estimateReadCapacityUnit)
       throws RpcThrottlingException {
     }
 
-    @Override
+    public void checkQuota(long writeReqs, long estimateWriteSize, long readReqs,
+      long estimateReadSize, long estimateWriteCapacityUnit, long estimateReadCapacityUnit,
+      boolean isAtomic, long estimateHandlerThreadUsageMs) throws RpcThrottlingException {
+    }
+
     public void grabQuota(long writeReqs, long writeSize, long readReqs, long readSize,
       long writeCapacityUnit, long readCapacityUnit) {
     }
 
-    @Override
+    public void grabQuota(long writeReqs, long writeSize, long readReqs, long readSize,
+      long writeCapacityUnit, long readCapacityUnit, boolean isAtomic,
+      long estimateHandlerThreadUsageMs) {
+    }
+
     public void consumeWrite(long size, long capacityUnit) {
     }
 
-    @Override
+    public void consumeWrite(long size, long capacityUnit, boolean isAtomic) {
+    }
+
     public void consumeRead(long size, long capacityUnit) {
+    }
+
+    public void consumeRead(long size, long capacityUnit, boolean isAtomic) {
+    }
+
+    public void consumeTime(long handlerMillisUsed) {
     }
 
     @Override

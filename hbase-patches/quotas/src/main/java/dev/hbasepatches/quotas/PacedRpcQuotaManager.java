@@ -329,15 +329,25 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
         reads++;
       }
     }
-    quota.checkBatchQuota(writes, reads);
+    PacedOperationQuota.checkBatch(quota, writes, reads);
     return quota;
   }
 
-  @Override
+  /** HBase 2.6.1's form (no {@code @Override}: 2.6.4 has the one below instead). */
   public OperationQuota checkBatchQuota(Region region, int numWrites, int numReads)
     throws IOException, RpcThrottlingException {
     OperationQuota quota = quotaFor(region);
-    quota.checkBatchQuota(numWrites, numReads);
+    PacedOperationQuota.checkBatch(quota, numWrites, numReads);
     return quota;
+  }
+
+  /**
+   * HBase 2.6.4's form, which its RPC services call (no {@code @Override}: 2.6.1 has no such
+   * method). Without it 2.6.4 would run the inherited stock check. An atomic batch is paced as
+   * its reads and writes: the paced limiter has no atomic-request limits.
+   */
+  public OperationQuota checkBatchQuota(Region region, int numWrites, int numReads,
+    boolean isAtomic) throws IOException, RpcThrottlingException {
+    return checkBatchQuota(region, numWrites, numReads);
   }
 }

@@ -81,8 +81,13 @@ public class UnthrottledRpcQuotaManager extends RegionServerRpcQuotaManager {
     return FreeOperationQuota.INSTANCE;
   }
 
-  @Override
+  // No @Override on either: HBase 2.6.1 declares the first, 2.6.4 the second.
   public OperationQuota checkBatchQuota(Region region, int numWrites, int numReads) {
+    return FreeOperationQuota.INSTANCE;
+  }
+
+  public OperationQuota checkBatchQuota(Region region, int numWrites, int numReads,
+    boolean isAtomic) {
     return FreeOperationQuota.INSTANCE;
   }
 }

@@ -38,6 +38,7 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.Shipper;
@@ -87,13 +88,26 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
   @Param({ "100", "1000" })
   public int valueSize;
 
+  /**
+   * The churn L2's size in MB; 0 (the default): 3/8 of the data (6 MB). A diagnostic knob, to
+   * compare caches at the memory another one actually used.
+   */
+  @Param({ "0" })
+  public int churnL2Mb;
+
   private BlockCache cache;
   private final List<LocalRegion> regions = new ArrayList<>();
   private int rows;
+  /** Per iteration end: blocks in the L2's own memory, and (UPSTREAM) bytes queued on the heap. */
+  private long blockSamples;
+  private long queuedBytesSamples;
+  private long maxQueuedBytes;
+  private int samples;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    long l2 = "churn".equals(workload) ? (REGIONS * DATA_PER_REGION) * 3 / 8 : 64L << 20;
+    long l2 = !"churn".equals(workload) ? 64L << 20
+      : churnL2Mb > 0 ? (long) churnL2Mb << 20 : (REGIONS * DATA_PER_REGION) * 3 / 8;
     Configuration base = HBaseConfiguration.create();
     // BucketCache needs four buckets of its largest size; these sizes fit 64 KB blocks.
     base.set("hbase.bucketcache.bucket.sizes", "5376,17664,70656,132096");
@@ -121,6 +135,32 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
     }
   }
 
+  /**
+   * Samples the L2's capacity in blocks at the end of each iteration: ours holds every block in
+   * its slots; BucketCache also serves blocks still queued for its writer threads from a heap map
+   * (RAMCache), whose bytes ({@code heapSize()}) are memory beyond its configured size.
+   */
+  @TearDown(Level.Iteration)
+  public void sampleCapacity() {
+    SlabBlockCache slab = OffHeapCaches.slabCache(cache);
+    if (slab != null) {
+      blockSamples += slab.getBlockCount();
+    } else if (cache.getBlockCaches() != null
+      && cache.getBlockCaches()[1] instanceof BucketCache) {
+      BucketCache bc = (BucketCache) cache.getBlockCaches()[1];
+      blockSamples += bc.getBackingMap().size();
+      queuedBytesSamples += bc.heapSize();
+      maxQueuedBytes = Math.max(maxQueuedBytes, bc.heapSize());
+    }
+    samples++;
+  }
+
+  private String capacityLine() {
+    int n = Math.max(1, samples);
+    return " meanBlocksInL2Memory=" + blockSamples / n + " meanHeapQueuedBytes="
+      + queuedBytesSamples / n + " maxHeapQueuedBytes=" + maxQueuedBytes;
+  }
+
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     for (LocalRegion r : regions) {
@@ -134,12 +174,16 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
       }
       System.out.println("\nL2 " + slab + " hits=" + slab.getStats().getHitCount() + " misses="
         + slab.getStats().getMissCount() + " hitRatio=" + slab.getStats().getHitRatio()
-        + " failedInserts=" + slab.getStats().getFailedInserts() + " leaked=0");
+        + " failedInserts=" + slab.getStats().getFailedInserts() + " leaked=0" + " usedSlotBytes="
+        + slab.getUsedSize() + " blockBytes=" + slab.getCurrentSize() + " reclaimedSlabs="
+        + slab.getReclaimedSlabCount() + " borrowedSlots=" + slab.getBorrowedSlotCount()
+        + capacityLine());
     } else {
       BlockCache l2 = cache.getBlockCaches()[1];
       System.out.println("\nL2 " + l2.getClass().getSimpleName() + " hits="
         + l2.getStats().getHitCount() + " misses=" + l2.getStats().getMissCount() + " hitRatio="
-        + l2.getStats().getHitRatio() + " failedInserts=" + l2.getStats().getFailedInserts());
+        + l2.getStats().getHitRatio() + " failedInserts=" + l2.getStats().getFailedInserts()
+        + capacityLine());
     }
     cache.shutdown();
   }
