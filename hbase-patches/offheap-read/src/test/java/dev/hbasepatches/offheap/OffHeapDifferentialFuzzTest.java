@@ -153,6 +153,7 @@ public class OffHeapDifferentialFuzzTest {
       + cols + " maxTs=" + maxTs + " files=" + files + (bulk != null ? "+bulk" : "")
       + " maxValue=" + maxValue + " tags=" + tags + " cacheOnWrite=" + cacheOnWrite
       + " evictOnClose=" + evictOnClose;
+    System.out.println(context);
     try (Closeable clock = family.freezeClock();
       Regions regions = new Regions(open("ref" + t, family, cacheOnWrite, evictOnClose, null))) {
       for (OffHeapMode mode : OffHeapMode.values()) {

@@ -103,6 +103,7 @@ public class RowIndexDifferentialFuzzTest {
     }
     List<Mutation> memstore =
       RandomReads.mutations(random, rows, cols, maxTs, random.nextInt(40), tags);
+    System.out.println(context);
     // Each region is written while its encoder is the installed one (the bulk-loaded file too),
     // then read with both.
     try (Closeable clock = family.freezeClock();

@@ -87,6 +87,7 @@ public class SeekSkipDifferentialFuzzTest {
     }
     List<Mutation> memstore =
       RandomReads.mutations(random, rows, cols, maxTs, random.nextInt(60), tags);
+    System.out.println(context);
     Map<SeekSkipMode, LocalRegion> regions = new EnumMap<>(SeekSkipMode.class);
     LocalRegion stock = null;
     try (Closeable clock = family.freezeClock()) {
