@@ -89,7 +89,7 @@ final class OptionSpec {
       (o, v) -> o.seed = ValueParsers.count("--seed", v, 0, Long.MAX_VALUE)),
 
     value(TABLE, "table", "NAME", "table name (default TestTable)", OptionSpec::setTable),
-    value(TABLE, "presplit", "N", "create the table with N regions (default 1)",
+    value(TABLE, "presplit", "N", "create the table with N regions (default 0: one region)",
       (o, v) -> o.presplit = (int) ValueParsers.count("--presplit", v, 0, 10_000)),
     value(TABLE, "compression", "ALGO",
       "family compression: " + ValueParsers.names(Compression.Algorithm.class) + " (default none)",
@@ -109,7 +109,7 @@ final class OptionSpec {
     flag(TABLE, "flush", "flush the table to store files after each write command",
       (o, b) -> o.flush = b),
 
-    value(CLIENT, "multiGet", "N", "reads get N rows per call (default 1)",
+    value(CLIENT, "multiGet", "N", "reads get N rows per call (default 0: one Get per call)",
       (o, v) -> o.multiGet = (int) ValueParsers.count("--multiGet", v, 0, 10_000)),
     flag(CLIENT, "autoFlush", "send every put at once instead of through a write buffer",
       (o, b) -> o.autoFlush = b),
