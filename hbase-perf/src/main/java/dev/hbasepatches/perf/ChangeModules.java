@@ -141,8 +141,8 @@ public final class ChangeModules {
     }
     if (!s.missing.isEmpty() && (!all || s.present.isEmpty())) {
       throw ToolFailure.usage("change module(s) not on the classpath: " + describeMissing(s.missing)
-        + "\nbuild them (mvn -B package -DskipTests -pl hbase-patches/<module> -am) and put their jars on "
-        + "HBASE_PERF_CLASSPATH; dev-support/hbase-perf.sh adds built ones by itself");
+        + "\nbuild them (mvn -B package -DskipTests -pl hbase-patches/<module> -am) and put "
+        + "their jars on HBASE_PERF_CLASSPATH; dev-support/hbase-perf.sh adds built ones itself");
     }
     return s;
   }
