@@ -80,9 +80,15 @@ abstract class ClientWorkload implements Closeable {
       case RANDOM_SEEK_SCAN:
       case FILTER_SCAN:
         return new ShortScanWorkload(ctx, client);
+      case SEQUENTIAL_DELETE:
+      case RANDOM_DELETE:
+        return new WriteWorkload(ctx, client);
       case INCREMENT:
+      case APPEND:
       case CHECK_AND_PUT:
-        return new ReadModifyWriteWorkload(ctx, client);
+      case CHECK_AND_MUTATE:
+      case CHECK_AND_DELETE:
+        return new MutateWorkload(ctx, client);
       default:
         throw new IllegalArgumentException(ctx.command + " has no workload of its own");
     }

@@ -17,8 +17,12 @@
  */
 package dev.hbasepatches.perf;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiConsumer;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
@@ -27,7 +31,7 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
 /**
  * One command-line option: its name, the names {@code hbase pe} users may type instead, what it
  * takes, its help line, and how it sets {@link PerfOptions}. {@link #ALL} is the whole table, in
- * the order --help lists it.
+ * the order --help lists it; {@link #cliOptions} hands it to commons-cli.
  */
 final class OptionSpec {
 
@@ -67,7 +71,7 @@ final class OptionSpec {
   }
 
   static final List<OptionSpec> ALL = List.of(
-    value(DATA, "rows", "N", "rows each client writes or reads (default 1,000,000; 100k ok)",
+    value(DATA, "rows", "N", "rows each client writes or reads (default 1,048,576 as hbase pe; 100k ok)",
       (o, v) -> o.rows = ValueParsers.count("--rows", v, 1, Long.MAX_VALUE)),
     value(DATA, "valueSize", "BYTES", "bytes per cell value (default 1000)",
       (o, v) -> o.valueSize = (int) ValueParsers.bytes("--valueSize", v, 1, 64L << 20)),
@@ -165,6 +169,9 @@ final class OptionSpec {
     flag(CLUSTER, "nomapred", "accepted for hbase pe habits; clients are always threads here",
       (o, b) -> { }));
 
+  /** commons-cli's name of the {@code -Dkey=value} option. */
+  static final String SETTING = "D";
+
   String group() {
     return group;
   }
@@ -181,16 +188,70 @@ final class OptionSpec {
     return valueHint == null;
   }
 
-  boolean answersTo(String typed) {
-    return name.equals(typed) || aliases.contains(typed);
-  }
-
-  String synopsis() {
-    return isFlag() ? "--" + name : "--" + name + "=" + valueHint;
-  }
-
   void apply(PerfOptions o, String value) {
     setter.accept(o, value);
+  }
+
+  /** The option a name (or an alias) on the command line stands for, or null. */
+  static OptionSpec byName(String typed) {
+    for (OptionSpec s : ALL) {
+      if (s.name.equals(typed) || s.aliases.contains(typed)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** The option commons-cli reported under {@code longName}; it only reports ours. */
+  static OptionSpec named(String longName) {
+    OptionSpec s = byName(longName);
+    if (s == null) {
+      throw new IllegalStateException("no option table entry for --" + longName);
+    }
+    return s;
+  }
+
+  static Set<String> groups() {
+    Set<String> g = new LinkedHashSet<>();
+    ALL.forEach(s -> g.add(s.group));
+    return g;
+  }
+
+  /**
+   * The table as commons-cli options. Every option takes one value (a bare boolean flag is
+   * given {@code true} before parsing); aliases are options of their own with the same setter.
+   */
+  static Options cliOptions(boolean withAliases) {
+    Options all = new Options();
+    for (OptionSpec s : ALL) {
+      all.addOption(s.cliOption(s.name, false));
+      if (withAliases) {
+        s.aliases.forEach(a -> all.addOption(s.cliOption(a, false)));
+      }
+    }
+    all.addOption(Option.builder(SETTING).argName("key=value").numberOfArgs(2).valueSeparator('=')
+      .desc("an HBase setting, for the client and the embedded cluster").build());
+    return all;
+  }
+
+  /** One --help group's options, with the -D setting under the last group. */
+  static Options cliOptions(String group) {
+    Options some = new Options();
+    ALL.stream().filter(s -> s.group.equals(group)).forEach(s -> some.addOption(
+      s.cliOption(s.name, true)));
+    if (group.equals(ALL.get(ALL.size() - 1).group)) {
+      some.addOption(cliOptions(false).getOption(SETTING));
+    }
+    return some;
+  }
+
+  /** @param forHelp true to show a boolean flag bare, as users mostly type it */
+  private Option cliOption(String longName, boolean forHelp) {
+    Option.Builder b = Option.builder().longOpt(longName).desc(help);
+    if (!isFlag() || !forHelp) {
+      b.hasArg().argName(isFlag() ? "true|false" : valueHint);
+    }
+    return b.build();
   }
 
   private static String nonEmpty(String option, String v) {

@@ -38,11 +38,11 @@ final class RunContext {
   final VerifyTally tally = new VerifyTally();
   /** Reads a region replica answered (TIMELINE consistency only). */
   final LongAdder staleReads = new LongAdder();
-  /** checkAndPut calls whose check did not hold. */
+  /** checkAnd* calls whose check did not hold. */
   final LongAdder checkFailed = new LongAdder();
-  /** Rows written, kept only when writes are to be read back. */
+  /** Rows written or deleted, kept only when they are to be read back. */
   final RowSet written;
-  /** Increments made per row, kept only with --verify. */
+  /** Successful mutate operations (increment, append, checkAnd*) per row, only with --verify. */
   final AtomicLongArray increments;
   /** Operations each client runs; Long.MAX_VALUE when only a duration bounds the run. */
   final long opsPerClient;
@@ -68,9 +68,10 @@ final class RunContext {
     this.verify = options.verify && !loading;
     this.duration = loading ? null : options.duration;
     this.targetRate = loading ? 0 : options.targetRate;
-    this.written = verify && command.writesRows() ? new RowSet(options.totalRows()) : null;
-    this.increments = verify && command == Command.INCREMENT
-      ? new AtomicLongArray((int) options.totalRows()) : null;
+    this.written = verify && (command.writesRows() || command.kind() == Command.Kind.DELETE)
+      ? new RowSet(options.totalRows()) : null;
+    this.increments = verify && command.kind() == Command.Kind.MUTATE
+      ? new AtomicLongArray((int) options.rows) : null;
     if (loading) {
       this.opsPerClient = options.rows;
     } else if (options.opsPerClient != null) {

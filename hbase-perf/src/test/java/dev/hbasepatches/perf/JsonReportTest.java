@@ -20,7 +20,6 @@ package dev.hbasepatches.perf;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import dev.hbasepatches.testkit.MiniCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ import org.junit.Test;
 public class JsonReportTest {
 
   @ClassRule
-  public static final MiniCluster CLUSTER = TestCluster.CLUSTER;
+  public static final ClusterRule CLUSTER = TestCluster.CLUSTER;
 
   private static final List<String> TOP = List.of("schema", "tool", "version", "startedAt",
     "finishedAt", "exitCode", "environment", "cluster", "commands", "options", "results",
