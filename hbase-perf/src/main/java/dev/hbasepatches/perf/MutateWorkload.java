@@ -89,7 +89,7 @@ final class MutateWorkload extends ClientWorkload {
         return b.build(durable(new Put(key).addColumn(family, q, replaced(key)), wal));
       case CHECK_AND_MUTATE:
         RowMutations m = new RowMutations(key);
-        m.add(durable(new Put(key).addColumn(family, q, replaced(key)), wal));
+        m.add((Mutation) durable(new Put(key).addColumn(family, q, replaced(key)), wal));
         return b.build(m);
       case CHECK_AND_DELETE:
         return b.build(durable(new Delete(key).addColumns(family, q), wal));

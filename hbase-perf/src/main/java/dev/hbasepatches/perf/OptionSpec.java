@@ -71,7 +71,7 @@ final class OptionSpec {
   }
 
   static final List<OptionSpec> ALL = List.of(
-    value(DATA, "rows", "N", "rows each client writes or reads (default 1,048,576 as hbase pe; 100k ok)",
+    value(DATA, "rows", "N", "rows each client writes or reads (default 1,048,576, as hbase pe)",
       (o, v) -> o.rows = ValueParsers.count("--rows", v, 1, Long.MAX_VALUE)),
     value(DATA, "valueSize", "BYTES", "bytes per cell value (default 1000)",
       (o, v) -> o.valueSize = (int) ValueParsers.bytes("--valueSize", v, 1, 64L << 20)),
