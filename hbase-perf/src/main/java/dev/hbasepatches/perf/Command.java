@@ -59,6 +59,15 @@ public enum Command {
     "put the key into column CheckAndMutateTest of row i, then RowMutations conditional on it"),
   CHECK_AND_DELETE("checkAndDelete", Kind.MUTATE,
     "put the key into column CheckAndDeleteTest of row i, then a delete conditional on it"),
+  WORKLOAD_A("workloada", Kind.YCSB, "YCSB core workload A: 50% reads, 50% updates, zipfian"),
+  WORKLOAD_B("workloadb", Kind.YCSB, "YCSB core workload B: 95% reads, 5% updates, zipfian"),
+  WORKLOAD_C("workloadc", Kind.YCSB, "YCSB core workload C: reads only, zipfian"),
+  WORKLOAD_D("workloadd", Kind.YCSB,
+    "YCSB core workload D: 95% reads of the latest rows, 5% inserts"),
+  WORKLOAD_E("workloade", Kind.YCSB,
+    "YCSB core workload E: 95% short scans (1-100 rows, zipfian start), 5% inserts"),
+  WORKLOAD_F("workloadf", Kind.YCSB,
+    "YCSB core workload F: 50% reads, 50% read-modify-writes, zipfian"),
   SEED_TABLE("seedTable", Kind.SUITE,
     "the seed's six experiments with 1,000-byte rows, next to HBase 0.19 and BigTable"),
   CACHED_READS("cachedReads", Kind.SUITE,
@@ -67,7 +76,7 @@ public enum Command {
 
   /** What a command does to the table; decides loading, flushing and verification. */
   public enum Kind {
-    WRITE, READ, SCAN, MUTATE, DELETE, SUITE
+    WRITE, READ, SCAN, MUTATE, DELETE, YCSB, SUITE
   }
 
   /** Rows a randomSeekScan reads at most from one region: hbase pe's page size. */
@@ -97,7 +106,7 @@ public enum Command {
 
   /** True when the command reads rows an earlier write must have put there. */
   public boolean needsLoadedTable() {
-    return kind == Kind.READ || kind == Kind.SCAN || kind == Kind.DELETE;
+    return kind == Kind.READ || kind == Kind.SCAN || kind == Kind.DELETE || kind == Kind.YCSB;
   }
 
   public boolean writesRows() {

@@ -135,6 +135,15 @@ final class OptionSpec {
     value(RUN, "rate", "OPS", "target ops/s over all clients; latency counts from each "
       + "operation's scheduled start", (o, v) -> o.targetRate = ValueParsers.decimal("--rate", v,
         0, 1e9)),
+    value(RUN, "warmup", "TIME", "run this long first without counting it (default 0)",
+      (o, v) -> o.warmup = ValueParsers.duration("--warmup", v, true)),
+    value(RUN, "measureAfter", "N", "as hbase pe: each client's first N operations are not "
+      + "counted (default 0)",
+      (o, v) -> o.measureAfter = ValueParsers.count("--measureAfter", v, 0, Long.MAX_VALUE)),
+    value(RUN, "requestDistribution", "KIND", "rows the YCSB workloads read and update: zipfian "
+      + "(default), latest (workloadd's default) or uniform",
+      (o, v) -> o.requestDistribution = ValueParsers.choice("--requestDistribution", v,
+        PerfOptions.RequestDistribution.class)),
 
     flag(OUTPUT, "verify", "check every value read back; read back every row written",
       (o, b) -> o.verify = b),

@@ -44,6 +44,9 @@ final class ResultTable {
         Units.rate(r.opsPerSecond()), Units.rate(r.rowsPerSecond()), Units.micros(l.mean),
         Units.micros(l.p50), Units.micros(l.p95), Units.micros(l.p99), Units.micros(l.p999),
         Units.micros(l.max)));
+      r.perOperation.forEach((kind, k) -> out.print(f(ROW, "  " + kind, "", f("%,d", k.count),
+        "", "", "", Units.micros(k.mean), Units.micros(k.p50), Units.micros(k.p95),
+        Units.micros(k.p99), Units.micros(k.p999), Units.micros(k.max))));
     }
     for (CommandResult r : results) {
       printDetails(r, out);

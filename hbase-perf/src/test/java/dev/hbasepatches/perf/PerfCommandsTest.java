@@ -59,7 +59,7 @@ public class PerfCommandsTest {
     List<Object[]> list = new ArrayList<>();
     for (Command c : Command.values()) {
       // The suites run several commands each; SeedTableTest and CachedReadsOffHeapTest.
-      if (c != Command.SEED_TABLE && c != Command.CACHED_READS) {
+      if (c != Command.SEED_TABLE && c != Command.CACHED_READS && c.kind() != Command.Kind.YCSB) {
         list.add(new Object[] { c });
       }
     }
@@ -92,6 +92,8 @@ public class PerfCommandsTest {
         return CLIENTS;
       case FILTER_SCAN:
         return CLIENTS * FILTER_SCAN_OPS;
+      case RANDOM_SEEK_SCAN:
+        return CLIENTS * SEEK_SCAN_OPS;
       default:
         return (long) clients() * ROWS;
     }
@@ -99,6 +101,8 @@ public class PerfCommandsTest {
 
   /** filterScan reads the whole table per operation; a few operations are enough. */
   private static final int FILTER_SCAN_OPS = 5;
+  /** randomSeekScan reads up to 120 rows per operation. */
+  private static final int SEEK_SCAN_OPS = 20;
 
   @Test
   public void runsVerifiedWithTheOperationsItPromises() throws Exception {
@@ -107,6 +111,9 @@ public class PerfCommandsTest {
       "--presplit=3", "--verify"));
     if (command == Command.FILTER_SCAN) {
       args.add("--ops=" + FILTER_SCAN_OPS);
+    }
+    if (command == Command.RANDOM_SEEK_SCAN) {
+      args.add("--ops=" + SEEK_SCAN_OPS);
     }
     args.add(command.cliName());
     args.add(String.valueOf(clients()));
