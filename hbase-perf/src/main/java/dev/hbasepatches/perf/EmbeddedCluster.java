@@ -71,7 +71,8 @@ final class EmbeddedCluster implements ClusterSession {
     s.put(MASTER_START_TIMEOUT_KEY, MASTER_START_TIMEOUT_MILLIS);
     if (changes != null) {
       for (ChangeModules.ChangeModule m : changes.present()) {
-        s.putAll(m.settings(o.changeMode));
+        m.settings(o.changeMode).forEach((k, v) -> s.merge(k, v,
+          (a, b) -> k.equals(ChangeModules.COPROCESSORS_KEY) ? a + "," + b : b));
       }
     }
     s.putAll(o.settings);
@@ -87,7 +88,7 @@ final class EmbeddedCluster implements ClusterSession {
 
   static EmbeddedCluster start(PerfOptions o, PrintStream notes) {
     ChangeModules.Selection changes = o.changes.isEmpty() ? null
-      : ChangeModules.select(o.changes);
+      : ChangeModules.select(o.changes, o.changeMode);
     List<String> on = new ArrayList<>();
     if (changes != null) {
       for (ChangeModules.ChangeModule m : changes.present()) {
@@ -95,6 +96,13 @@ final class EmbeddedCluster implements ClusterSession {
         notes.println("change module " + m.name() + ": on, mode " + o.changeMode + " "
           + m.settings(o.changeMode));
       }
+      for (ChangeModules.ChangeModule m : changes.present()) {
+        m.systemProperties(o.changeMode).forEach((k, v) -> {
+          System.setProperty(k, v);
+          notes.println("change module " + m.name() + ": system property " + k + "=" + v);
+        });
+      }
+      changes.skipped.forEach(why -> notes.println("change module " + why + "; left out"));
       for (ChangeModules.ChangeModule m : changes.missing()) {
         notes.println("change module " + m.name() + ": NOT on the classpath (no class "
           + m.probeClass() + "); running without it");

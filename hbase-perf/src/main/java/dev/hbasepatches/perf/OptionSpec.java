@@ -166,9 +166,9 @@ final class OptionSpec {
     value(CLUSTER, "connectTimeout", "TIME", "give up reaching a real cluster after (default 60s)",
       (o, v) -> o.connectTimeout = ValueParsers.duration("--connectTimeout", v, false)),
     value(CLUSTER, "changes", "LIST", "turn on change modules in the embedded cluster: all, or "
-      + "names (" + ChangeModules.names() + ")", PerfArgsParser::setChanges),
+      + "names (" + ChangeModules.names() + ")", PerfArgsParser::setChanges, "change"),
     value(CLUSTER, "changeMode", "MODE", "mode for those modules: baseline, patched (default), "
-      + "upstream", PerfArgsParser::setChangeMode),
+      + "upstream", PerfArgsParser::setChangeMode, "mode"),
     flag(CLUSTER, "patched", "same as --changes=all --changeMode=patched", (o, b) -> {
       if (b) {
         PerfArgsParser.setChanges(o, "all");

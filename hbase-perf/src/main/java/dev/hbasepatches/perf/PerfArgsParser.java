@@ -201,6 +201,17 @@ public final class PerfArgsParser {
           + "cluster only; on a real cluster set them in the region servers' hbase-site.xml");
       }
     }
+    boolean rowIndex = o.changes.contains("row-index")
+      || (o.changes.contains("all") && ChangeModules.byName("row-index").get().onClasspath());
+    if (rowIndex && o.changeMode != ChangeMode.BASELINE) {
+      // The change works through the family's encoding: the table is created with it.
+      if (o.blockEncoding.equals("NONE")) {
+        o.blockEncoding = "ROW_INDEX_V1";
+      } else if (!o.blockEncoding.equals("ROW_INDEX_V1")) {
+        throw ToolFailure.usage("--changes=row-index works through ROW_INDEX_V1; --blockEncoding="
+          + o.blockEncoding + " would not use it");
+      }
+    }
     if (o.verify && o.commands.contains(Command.INCREMENT) && o.totalRows() > 50_000_000L) {
       throw ToolFailure.usage("--verify with increment keeps a counter per row; use at most "
         + "50,000,000 rows x nclients");
@@ -271,7 +282,7 @@ public final class PerfArgsParser {
   }
 
   static void setChangeMode(PerfOptions o, String v) {
-    o.changeMode = ValueParsers.choice("changeMode", v, ChangeMode.class);
+    o.changeMode = ValueParsers.choice("--changeMode", v, ChangeMode.class);
   }
 
   static void setChanges(PerfOptions o, String v) {
