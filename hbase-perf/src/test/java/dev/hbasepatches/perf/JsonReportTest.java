@@ -50,10 +50,11 @@ public class JsonReportTest {
     "valueSizes", "families", "columns", "keys", "zipfExponent", "seed", "table", "presplit",
     "compression", "blockEncoding", "bloomFilter", "inMemory", "replicas", "multiGet",
     "autoFlush", "writeBuffer", "writeToWAL", "caching", "cacheBlocks", "sampleRate", "ops",
-    "durationSeconds", "rate", "verify", "flush");
+    "durationSeconds", "rate", "warmupSeconds", "measureAfter", "requestDistribution", "verify",
+    "flush");
   private static final List<String> RESULT = List.of("command", "name", "purpose", "clients",
     "operations", "rows", "errors", "seconds", "opsPerSecond", "rowsPerSecond", "latencyMicros",
-    "serviceTimeMicros", "verify", "jvm", "errorSamples", "notes");
+    "serviceTimeMicros", "perOperation", "verify", "jvm", "errorSamples", "notes");
   private static final List<String> JVM = List.of("gcCollections", "gcMillis", "allocatedBytes",
     "allocatedBytesPerOp");
   private static final List<String> LATENCY = List.of("mean", "p50", "p95", "p99", "p999",
