@@ -25,13 +25,16 @@
 #   HBASE_PERF_JAVA_OPTS  more JVM options
 #
 # Change modules built in this checkout (hbase-patches/*/target/*.jar) are put on the classpath
-# by themselves, so --patched / --changes=... find them.
+# by themselves, so --patched / --change=... find them. The checksum change replaces one of
+# HBase's own classes (checksum-overlay's ChecksumUtil), which only works when its jar comes
+# BEFORE the fat jar; it is put there only when the command line asks for the checksum change,
+# so every other run measures HBase's own class.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="${HBASE_PERF_JAR:-$root/hbase-perf/target/hbase-perf.jar}"
 if [[ ! -f "$jar" ]]; then
-  echo "hbase-perf.sh: no $jar; build it first: mvn -o package -DskipTests -pl hbase-perf -am" >&2
+  echo "hbase-perf.sh: no $jar; build it first: mvn -B package -DskipTests -pl hbase-perf -am" >&2
   exit 2
 fi
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
@@ -40,14 +43,41 @@ if ! command -v "$java_bin" >/dev/null 2>&1; then
   exit 2
 fi
 
+# Does the command line turn the checksum change on? (--change=checksum, --changes=...checksum...,
+# --changes=all or --patched, in either --name=value or --name value form.)
+wants_checksum=false
+prev=""
+for arg in "$@"; do
+  value=""
+  case "$arg" in
+    --change=*|--changes=*) value="${arg#*=}" ;;
+    --patched|--patched=true) wants_checksum=true ;;
+  esac
+  case "$prev" in
+    --change|--changes) value="$arg" ;;
+  esac
+  case ",$value," in
+    *,checksum,*|*,all,*) wants_checksum=true ;;
+  esac
+  prev="$arg"
+done
+
+front=""
 cp="$jar"
 for module_jar in "$root"/hbase-patches/*/target/hbasepatches-*.jar; do
   [[ -f "$module_jar" ]] || continue
   case "$module_jar" in
     *-testkit-*|*-tests.jar|*-sources.jar) continue ;;
+    */hbasepatches-checksum-overlay-*)
+      # Only in front of HBase's own ChecksumUtil does the overlay do anything.
+      if [[ "$wants_checksum" == true ]]; then
+        front="$front$module_jar:"
+      fi
+      continue ;;
   esac
   cp="$cp:$module_jar"
 done
+cp="$front$cp"
 if [[ -n "${HBASE_PERF_CLASSPATH:-}" ]]; then
   cp="$cp:$HBASE_PERF_CLASSPATH"
 fi

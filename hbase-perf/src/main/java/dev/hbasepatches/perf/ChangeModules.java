@@ -19,10 +19,15 @@ package dev.hbasepatches.perf;
 
 import dev.hbasepatches.perf.PerfOptions.ChangeMode;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 
@@ -42,12 +47,60 @@ public final class ChangeModules {
     private final String probeClass;
     private final Map<String, String> settings;
     private final String modeKey;
+    private Set<ChangeMode> modes = EnumSet.allOf(ChangeMode.class);
+    private Function<ChangeMode, Map<String, String>> systemProperties = m -> Map.of();
+    private String blockEncoding;
+    private Supplier<String> notInEffect = () -> null;
 
     ChangeModule(String name, String probeClass, Map<String, String> settings, String modeKey) {
       this.name = name;
       this.probeClass = probeClass;
       this.settings = settings;
       this.modeKey = modeKey;
+    }
+
+    /** The modes the module has; others are refused. */
+    ChangeModule modes(ChangeMode... supported) {
+      this.modes = EnumSet.copyOf(Arrays.asList(supported));
+      return this;
+    }
+
+    /** JVM system properties per mode, for code that reads them once at class load. */
+    ChangeModule systemProperties(Function<ChangeMode, Map<String, String>> props) {
+      this.systemProperties = props;
+      return this;
+    }
+
+    /** The data block encoding the change works through; the table is created with it. */
+    ChangeModule blockEncoding(String encoding) {
+      this.blockEncoding = encoding;
+      return this;
+    }
+
+    /** Why the module, though present, cannot take effect in this JVM, or null when it can. */
+    ChangeModule notInEffect(Supplier<String> check) {
+      this.notInEffect = check;
+      return this;
+    }
+
+    public boolean supports(ChangeMode mode) {
+      return modes.contains(mode);
+    }
+
+    public Set<ChangeMode> modes() {
+      return modes;
+    }
+
+    public Map<String, String> systemProperties(ChangeMode mode) {
+      return systemProperties.apply(mode);
+    }
+
+    public String blockEncoding() {
+      return blockEncoding;
+    }
+
+    public String notInEffect() {
+      return notInEffect.get();
     }
 
     public String name() {
@@ -61,7 +114,9 @@ public final class ChangeModules {
     /** The server settings that turn the module on in the given mode. */
     public Map<String, String> settings(ChangeMode mode) {
       Map<String, String> all = new TreeMap<>(settings);
-      all.put(modeKey, mode.name());
+      if (modeKey != null) {
+        all.put(modeKey, mode.name());
+      }
       return all;
     }
 
@@ -74,6 +129,9 @@ public final class ChangeModules {
       }
     }
   }
+
+  /** The key several modules add a RegionServer coprocessor to; their values are joined. */
+  static final String COPROCESSORS_KEY = "hbase.coprocessor.regionserver.classes";
 
   static final List<ChangeModule> KNOWN = List.of(
     new ChangeModule("seek-skip", "dev.hbasepatches.seekskip.SeekSkipRegion",
@@ -99,8 +157,53 @@ public final class ChangeModules {
         "hfile.block.cache.policy", "IndexOnlyLRU",
         "hfile.block.cache.size", "0.1",
         "hbasepatches.offheap.size", "512m",
-        "hbase.coprocessor.regionserver.classes", "dev.hbasepatches.offheap.OffHeapCacheGuard"),
-      "hbasepatches.offheap.mode"));
+        COPROCESSORS_KEY, "dev.hbasepatches.offheap.OffHeapCacheGuard"),
+      "hbasepatches.offheap.mode"),
+    // The encoder behind ROW_INDEX_V1, installed by a RegionServer coprocessor; the table is
+    // created with that encoding. UPSTREAM leaves HBase's RowIndexCodecV1; there is no BASELINE.
+    new ChangeModule("row-index", "dev.hbasepatches.rowindex.RowIndexRegionServerCoprocessor",
+      Map.of(COPROCESSORS_KEY, "dev.hbasepatches.rowindex.RowIndexRegionServerCoprocessor"),
+      "hbasepatches.rowindex.mode").modes(ChangeMode.PATCHED, ChangeMode.UPSTREAM)
+        .blockEncoding("ROW_INDEX_V1"),
+    // HBase's own ChecksumUtil replaced by the overlay's, which must come before hbase-server on
+    // the classpath (dev-support/hbase-perf.sh puts it there when --change=checksum is given).
+    // Its keys are read once when the class loads, from hbase-site.xml or system properties, so
+    // they go in as system properties before the cluster starts: PATCHED = intrinsic CRCs,
+    // BASELINE = Hadoop's pure-Java CRCs per chunk, UPSTREAM = the stock path (the overlay's own
+    // rewrite of it: for HBase's very class, run without --change=checksum).
+    new ChangeModule("checksum", "dev.hbasepatches.checksum.overlay.StockChecksumPath", Map.of(),
+      null).systemProperties(ChangeModules::checksumProperties)
+        .notInEffect(ChangeModules::checksumOverlayNotFirst));
+
+  static Map<String, String> checksumProperties(ChangeMode mode) {
+    switch (mode) {
+      case BASELINE:
+        return Map.of("hbasepatches.checksum.enabled", "true", "hbasepatches.checksum.engine",
+          "pure-java");
+      case UPSTREAM:
+        return Map.of("hbasepatches.checksum.enabled", "false");
+      default:
+        return Map.of("hbasepatches.checksum.enabled", "true", "hbasepatches.checksum.engine",
+          "intrinsic");
+    }
+  }
+
+  /** Null when the ChecksumUtil this JVM loads is the overlay's, else what is wrong. */
+  static String checksumOverlayNotFirst() {
+    String where;
+    try {
+      Class<?> c = Class.forName("org.apache.hadoop.hbase.io.hfile.ChecksumUtil", false,
+        ChangeModules.class.getClassLoader());
+      java.security.CodeSource src = c.getProtectionDomain().getCodeSource();
+      where = src == null || src.getLocation() == null ? "?" : src.getLocation().toString();
+    } catch (ClassNotFoundException | LinkageError e) {
+      return "no ChecksumUtil on the classpath";
+    }
+    return where.contains("checksum-overlay") ? null
+      : "HBase's own ChecksumUtil was loaded (from " + where + "), not the overlay's: put "
+        + "hbasepatches-checksum-overlay-*.jar before the tool's jar (dev-support/hbase-perf.sh "
+        + "does when --change=checksum is given)";
+  }
 
   private ChangeModules() {
   }
@@ -117,6 +220,8 @@ public final class ChangeModules {
   public static final class Selection {
     final List<ChangeModule> present = new ArrayList<>();
     final List<ChangeModule> missing = new ArrayList<>();
+    /** Modules present but left out under {@code all}, with why. */
+    final List<String> skipped = new ArrayList<>();
 
     public List<ChangeModule> present() {
       return present;
@@ -132,17 +237,41 @@ public final class ChangeModules {
    * are present are used and the others listed, unless none is present at all.
    */
   public static Selection select(List<String> requested) {
+    return select(requested, ChangeMode.PATCHED);
+  }
+
+  /**
+   * Resolves --changes for a mode. Named modules must be on the classpath, have the mode and be
+   * able to take effect; with {@code all}, the ones that can are used and the others listed,
+   * unless none can.
+   */
+  public static Selection select(List<String> requested, ChangeMode mode) {
     Selection s = new Selection();
     boolean all = requested.contains("all");
+    List<String> refused = new ArrayList<>();
     for (ChangeModule m : KNOWN) {
-      if (all || requested.contains(m.name())) {
-        (m.onClasspath() ? s.present : s.missing).add(m);
+      if (!all && !requested.contains(m.name())) {
+        continue;
+      }
+      if (!m.onClasspath()) {
+        s.missing.add(m);
+      } else if (!m.supports(mode)) {
+        refused.add(m.name() + " has no " + mode + " mode (it has " + m.modes() + ")");
+        s.skipped.add(m.name() + ": no " + mode + " mode");
+      } else if (m.notInEffect() != null) {
+        refused.add(m.name() + ": " + m.notInEffect());
+        s.skipped.add(m.name() + ": " + m.notInEffect());
+      } else {
+        s.present.add(m);
       }
     }
     if (!s.missing.isEmpty() && (!all || s.present.isEmpty())) {
       throw ToolFailure.usage("change module(s) not on the classpath: " + describeMissing(s.missing)
-        + "\nbuild them (mvn -o package -pl hbase-patches/<module>) and put their jars on "
-        + "HBASE_PERF_CLASSPATH; dev-support/hbase-perf.sh adds built ones by itself");
+        + "\nbuild them (mvn -B package -DskipTests -pl hbase-patches/<module> -am) and put "
+        + "their jars on HBASE_PERF_CLASSPATH; dev-support/hbase-perf.sh adds built ones itself");
+    }
+    if (!refused.isEmpty() && (!all || s.present.isEmpty())) {
+      throw ToolFailure.usage("--changes: " + String.join("; ", refused));
     }
     return s;
   }

@@ -18,9 +18,12 @@
 package dev.hbasepatches.perf;
 
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
@@ -29,7 +32,9 @@ import org.HdrHistogram.Recorder;
 /**
  * One client thread: runs its workload's operations back to back, or on a fixed schedule when
  * --rate is set. On a schedule, latency counts from when the operation was due, not from when
- * it got to start, so a stall shows up in every operation it delayed (no coordinated omission).
+ * it got to start, so a stall shows up in every operation it delayed (no coordinated omission);
+ * client c's schedule is offset by c/clients of an interval, so clients take turns rather than
+ * fire together. Operations in the warm-up (--warmup, --measureAfter) run but are not counted.
  */
 final class ClientRunner implements Runnable {
 
@@ -42,15 +47,26 @@ final class ClientRunner implements Runnable {
     final Recorder serviceTime;
     final LongAdder ops = new LongAdder();
     final LongAdder rows = new LongAdder();
+    /** Latency per kind of operation, for workloads that mix kinds (the YCSB workloads). */
+    final Map<String, Recorder> perOperation = new ConcurrentHashMap<>();
     final CyclicBarrier startLine;
     volatile long startNanos;
     final long deadlineAfterNanos;
     final long intervalNanos;
+    /** Nanoseconds after the start before anything is counted. */
+    final long warmupNanos;
+    /** Operations each client runs before anything of its own is counted. */
+    final long warmupOps;
+    /** With a warm-up: when the first counted operation began (or was due), over all clients. */
+    final AtomicLong measureStart = new AtomicLong(Long.MAX_VALUE);
 
     Shared(RunContext ctx) {
       int clients = ctx.options.clients;
       this.serviceTime = ctx.targetRate > 0 ? new Recorder(3) : null;
-      this.deadlineAfterNanos = ctx.duration == null ? Long.MAX_VALUE : ctx.duration.toNanos();
+      this.warmupNanos = ctx.warmup == null ? 0 : ctx.warmup.toNanos();
+      this.warmupOps = ctx.warmupOps;
+      this.deadlineAfterNanos = ctx.duration == null ? Long.MAX_VALUE
+        : warmupNanos + ctx.duration.toNanos();
       this.intervalNanos = ctx.targetRate > 0
         ? Math.max(1, Math.round(TimeUnit.SECONDS.toNanos(1) * clients / ctx.targetRate))
         : 0;
@@ -119,9 +135,11 @@ final class ClientRunner implements Runnable {
 
   private void loop(ClientWorkload workload) {
     long start = shared.startNanos;
+    long offset = shared.intervalNanos * client / ctx.options.clients;
     int consecutiveErrors = 0;
-    for (long i = 0; i < ctx.opsPerClient; i++) {
-      long intended = start + i * shared.intervalNanos;
+    long counted = 0;
+    for (long i = 0; counted < ctx.opsPerClient; i++) {
+      long intended = start + offset + i * shared.intervalNanos;
       if (shared.intervalNanos > 0) {
         waitUntil(intended);
       }
@@ -129,6 +147,7 @@ final class ClientRunner implements Runnable {
       if (begin - start >= shared.deadlineAfterNanos || Thread.currentThread().isInterrupted()) {
         break;
       }
+      boolean warming = i < shared.warmupOps || begin - start < shared.warmupNanos;
       int rows;
       try {
         rows = workload.execute(i);
@@ -139,6 +158,9 @@ final class ClientRunner implements Runnable {
             + " failed operations in a row";
           break;
         }
+        if (!warming) {
+          counted++;
+        }
         continue;
       }
       long end = System.nanoTime();
@@ -146,7 +168,20 @@ final class ClientRunner implements Runnable {
         break;
       }
       consecutiveErrors = 0;
-      shared.latency.recordValue(end - (shared.intervalNanos > 0 ? intended : begin));
+      if (warming) {
+        workload.checkLast();
+        continue;
+      }
+      if (counted++ == 0 && (shared.warmupNanos > 0 || shared.warmupOps > 0)) {
+        shared.measureStart.accumulateAndGet(shared.intervalNanos > 0 ? intended : begin,
+          Math::min);
+      }
+      long latency = end - (shared.intervalNanos > 0 ? intended : begin);
+      shared.latency.recordValue(latency);
+      String kind = workload.lastOperation();
+      if (kind != null) {
+        shared.perOperation.computeIfAbsent(kind, k -> new Recorder(3)).recordValue(latency);
+      }
       if (shared.serviceTime != null) {
         shared.serviceTime.recordValue(end - begin);
       }

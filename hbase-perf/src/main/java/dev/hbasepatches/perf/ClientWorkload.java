@@ -48,6 +48,11 @@ abstract class ClientWorkload implements Closeable {
    */
   abstract int execute(long index) throws IOException;
 
+  /** The kind of the last operation (read, update, ...) where a workload mixes kinds, else null. */
+  String lastOperation() {
+    return null;
+  }
+
   /** Checks the last operation's answer; called only when it did not throw. */
   void checkLast() {
   }
@@ -80,9 +85,22 @@ abstract class ClientWorkload implements Closeable {
       case RANDOM_SEEK_SCAN:
       case FILTER_SCAN:
         return new ShortScanWorkload(ctx, client);
+      case SEQUENTIAL_DELETE:
+      case RANDOM_DELETE:
+        return new WriteWorkload(ctx, client);
       case INCREMENT:
+      case APPEND:
       case CHECK_AND_PUT:
-        return new ReadModifyWriteWorkload(ctx, client);
+      case CHECK_AND_MUTATE:
+      case CHECK_AND_DELETE:
+        return new MutateWorkload(ctx, client);
+      case WORKLOAD_A:
+      case WORKLOAD_B:
+      case WORKLOAD_C:
+      case WORKLOAD_D:
+      case WORKLOAD_E:
+      case WORKLOAD_F:
+        return new YcsbWorkload(ctx, client);
       default:
         throw new IllegalArgumentException(ctx.command + " has no workload of its own");
     }

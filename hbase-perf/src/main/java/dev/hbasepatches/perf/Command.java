@@ -42,12 +42,32 @@ public enum Command {
     "open a scanner at a random row, read 10000 rows"),
   REVERSE_SCAN("reverseScan", Kind.SCAN, "like scan, from each client's last row backwards"),
   RANDOM_SEEK_SCAN("randomSeekScan", Kind.SCAN,
-    "open a scanner at a random row and read that one row (the cost of a seek)"),
+    "open a scanner at a random row and read up to " + Command.SEEK_SCAN_ROWS + " rows (a "
+      + "page filter, as hbase pe)"),
   FILTER_SCAN("filterScan", Kind.SCAN,
-    "scan a 1000-row window with a server-side value filter that keeps one row"),
-  INCREMENT("increment", Kind.MUTATE, "increment a counter column at random keys"),
+    "scan the whole table with a server-side value filter that keeps one row (slow: use "
+      + "--ops or small --rows, as with hbase pe)"),
+  SEQUENTIAL_DELETE("sequentialDelete", Kind.DELETE, "delete each client's rows in key order"),
+  RANDOM_DELETE("randomDelete", Kind.DELETE, "delete rows at random keys"),
+  INCREMENT("increment", Kind.MUTATE,
+    "increment column IncrementTest of row i (clients overlap on rows 0..rows-1, as hbase pe)"),
+  APPEND("append", Kind.MUTATE, "append the row key to column AppendTest of row i (clients "
+    + "overlap)"),
   CHECK_AND_PUT("checkAndPut", Kind.MUTATE,
-    "at random keys: if the first column holds the written value, put the row again"),
+    "put the key into column CheckAndPutTest of row i, then a put conditional on it"),
+  CHECK_AND_MUTATE("checkAndMutate", Kind.MUTATE,
+    "put the key into column CheckAndMutateTest of row i, then RowMutations conditional on it"),
+  CHECK_AND_DELETE("checkAndDelete", Kind.MUTATE,
+    "put the key into column CheckAndDeleteTest of row i, then a delete conditional on it"),
+  WORKLOAD_A("workloada", Kind.YCSB, "YCSB core workload A: 50% reads, 50% updates, zipfian"),
+  WORKLOAD_B("workloadb", Kind.YCSB, "YCSB core workload B: 95% reads, 5% updates, zipfian"),
+  WORKLOAD_C("workloadc", Kind.YCSB, "YCSB core workload C: reads only, zipfian"),
+  WORKLOAD_D("workloadd", Kind.YCSB,
+    "YCSB core workload D: 95% reads of the latest rows, 5% inserts"),
+  WORKLOAD_E("workloade", Kind.YCSB,
+    "YCSB core workload E: 95% short scans (1-100 rows, zipfian start), 5% inserts"),
+  WORKLOAD_F("workloadf", Kind.YCSB,
+    "YCSB core workload F: 50% reads, 50% read-modify-writes, zipfian"),
   SEED_TABLE("seedTable", Kind.SUITE,
     "the seed's six experiments with 1,000-byte rows, next to HBase 0.19 and BigTable"),
   CACHED_READS("cachedReads", Kind.SUITE,
@@ -56,11 +76,11 @@ public enum Command {
 
   /** What a command does to the table; decides loading, flushing and verification. */
   public enum Kind {
-    WRITE, READ, SCAN, MUTATE, SUITE
+    WRITE, READ, SCAN, MUTATE, DELETE, YCSB, SUITE
   }
 
-  /** Rows a filterScan window covers. */
-  static final int FILTER_SCAN_WINDOW = 1000;
+  /** Rows a randomSeekScan reads at most from one region: hbase pe's page size. */
+  static final int SEEK_SCAN_ROWS = 120;
 
   private final String cliName;
   private final Kind kind;
@@ -86,7 +106,7 @@ public enum Command {
 
   /** True when the command reads rows an earlier write must have put there. */
   public boolean needsLoadedTable() {
-    return kind == Kind.READ || kind == Kind.SCAN || this == CHECK_AND_PUT;
+    return kind == Kind.READ || kind == Kind.SCAN || kind == Kind.DELETE || kind == Kind.YCSB;
   }
 
   public boolean writesRows() {
@@ -123,7 +143,7 @@ public enum Command {
         if (scanRangeRows() > 0) {
           return Math.max(1, rows / scanRangeRows());
         }
-        return this == FILTER_SCAN ? Math.max(1, rows / FILTER_SCAN_WINDOW) : rows;
+        return rows;
       default:
         return rows;
     }

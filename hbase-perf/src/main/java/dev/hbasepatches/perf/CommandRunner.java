@@ -21,6 +21,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Runs one command's client threads to the end and gathers what they measured. */
 final class CommandRunner {
@@ -35,6 +37,8 @@ final class CommandRunner {
     /** GC and allocation in this JVM while the clients ran. */
     final JvmCounters jvm;
     final List<String> notes = new ArrayList<>();
+    /** Latency by kind of operation, for workloads that mix kinds; empty otherwise. */
+    final Map<String, LatencySummary> perOperation = new TreeMap<>();
 
     Measurement(long ops, long rows, long elapsedNanos, LatencySummary latency,
       LatencySummary serviceTime, JvmCounters jvm) {
@@ -99,7 +103,9 @@ final class CommandRunner {
         progress.close();
       }
     }
-    long elapsed = System.nanoTime() - shared.startNanos;
+    long measuredFrom = shared.measureStart.get() == Long.MAX_VALUE ? shared.startNanos
+      : shared.measureStart.get();
+    long elapsed = Math.max(0, System.nanoTime() - measuredFrom);
     JvmCounters jvm = JvmCounters.now().since(jvmBefore);
     latency.drainInterval();
     LatencySummary service = shared.serviceTime == null ? null
@@ -107,6 +113,8 @@ final class CommandRunner {
     long late = ctx.errors.lateFailures();
     Measurement m = new Measurement(shared.ops.sum() - late, shared.rows.sum() - late, elapsed,
       new LatencySummary(latency.total()), service, jvm);
+    shared.perOperation.forEach((kind, rec) -> m.perOperation.put(kind,
+      new LatencySummary(rec.getIntervalHistogram())));
     for (ClientRunner r : runners) {
       if (r.gaveUp() != null) {
         m.notes.add(r.gaveUp());

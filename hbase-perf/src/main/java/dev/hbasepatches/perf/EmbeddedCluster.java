@@ -17,7 +17,6 @@
  */
 package dev.hbasepatches.perf;
 
-import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -34,9 +33,9 @@ import org.apache.hadoop.hbase.io.hfile.CombinedBlockCache;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 
 /**
- * The default cluster: an in-process minicluster on the local file system, from the project's
- * shared {@link MiniCluster} fixture. Clusters are shared per JVM by a name made of their
- * settings, so a test that asks for the same settings and the tool use one cluster.
+ * The default cluster: an in-process minicluster on the local file system
+ * ({@link LocalMiniCluster}). Clusters are shared per JVM by a name made of their settings, so a
+ * test that asks for the same settings and the tool use one cluster.
  */
 final class EmbeddedCluster implements ClusterSession {
 
@@ -50,13 +49,13 @@ final class EmbeddedCluster implements ClusterSession {
   static final String MASTER_START_TIMEOUT_KEY = "hbase.master.start.timeout.localHBaseCluster";
   static final String MASTER_START_TIMEOUT_MILLIS = "180000";
 
-  private final MiniCluster cluster;
+  private final LocalMiniCluster cluster;
   private final Connection connection;
   private final int regionServers;
   private final Map<String, String> settings;
   private final List<String> changesOn;
 
-  private EmbeddedCluster(MiniCluster cluster, Connection connection, int regionServers,
+  private EmbeddedCluster(LocalMiniCluster cluster, Connection connection, int regionServers,
     Map<String, String> settings, List<String> changesOn) {
     this.cluster = cluster;
     this.connection = connection;
@@ -72,7 +71,8 @@ final class EmbeddedCluster implements ClusterSession {
     s.put(MASTER_START_TIMEOUT_KEY, MASTER_START_TIMEOUT_MILLIS);
     if (changes != null) {
       for (ChangeModules.ChangeModule m : changes.present()) {
-        s.putAll(m.settings(o.changeMode));
+        m.settings(o.changeMode).forEach((k, v) -> s.merge(k, v,
+          (a, b) -> k.equals(ChangeModules.COPROCESSORS_KEY) ? a + "," + b : b));
       }
     }
     s.putAll(o.settings);
@@ -80,16 +80,15 @@ final class EmbeddedCluster implements ClusterSession {
   }
 
   /** The (shared, perhaps already running) minicluster these options describe. */
-  static MiniCluster miniCluster(PerfOptions o, ChangeModules.Selection changes) {
+  static LocalMiniCluster miniCluster(PerfOptions o, ChangeModules.Selection changes) {
     Map<String, String> s = settings(o, changes);
-    MiniCluster.Builder b = MiniCluster.builder().regionServers(o.regionServers);
-    s.forEach(b::conf);
-    return b.sharedPerJvm("hbase-perf-embedded rs=" + o.regionServers + " " + s).build();
+    return LocalMiniCluster.shared("hbase-perf-embedded rs=" + o.regionServers + " " + s,
+      o.regionServers, s);
   }
 
   static EmbeddedCluster start(PerfOptions o, PrintStream notes) {
     ChangeModules.Selection changes = o.changes.isEmpty() ? null
-      : ChangeModules.select(o.changes);
+      : ChangeModules.select(o.changes, o.changeMode);
     List<String> on = new ArrayList<>();
     if (changes != null) {
       for (ChangeModules.ChangeModule m : changes.present()) {
@@ -97,12 +96,19 @@ final class EmbeddedCluster implements ClusterSession {
         notes.println("change module " + m.name() + ": on, mode " + o.changeMode + " "
           + m.settings(o.changeMode));
       }
+      for (ChangeModules.ChangeModule m : changes.present()) {
+        m.systemProperties(o.changeMode).forEach((k, v) -> {
+          System.setProperty(k, v);
+          notes.println("change module " + m.name() + ": system property " + k + "=" + v);
+        });
+      }
+      changes.skipped.forEach(why -> notes.println("change module " + why + "; left out"));
       for (ChangeModules.ChangeModule m : changes.missing()) {
         notes.println("change module " + m.name() + ": NOT on the classpath (no class "
           + m.probeClass() + "); running without it");
       }
     }
-    MiniCluster cluster = miniCluster(o, changes);
+    LocalMiniCluster cluster = miniCluster(o, changes);
     long t0 = System.nanoTime();
     notes.println("starting embedded minicluster (" + o.regionServers + " region server(s), "
       + "local file system)...");
@@ -121,7 +127,7 @@ final class EmbeddedCluster implements ClusterSession {
     }
   }
 
-  MiniCluster miniCluster() {
+  LocalMiniCluster miniCluster() {
     return cluster;
   }
 

@@ -24,17 +24,29 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hbase.thirdparty.com.google.gson.Gson;
+import org.apache.hbase.thirdparty.com.google.gson.GsonBuilder;
+import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonNull;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonPrimitive;
 
 /**
- * The machine-readable report. Its field names are a contract (tests pin them): add fields
- * freely, but rename or remove one only with a new {@link #SCHEMA} version.
+ * The machine-readable report, written with Gson (hbase-thirdparty's shaded copy, already on
+ * HBase's classpath). Its field names are a contract (tests pin them): add fields freely, but
+ * rename or remove one only with a new {@link #SCHEMA} version.
  */
 final class JsonReport {
 
   static final String SCHEMA = "hbase-perf/results/v1";
+
+  private static final Gson GSON =
+    new GsonBuilder().setPrettyPrinting().serializeNulls().disableHtmlEscaping().create();
 
   private JsonReport() {
   }
@@ -93,7 +105,7 @@ final class JsonReport {
   }
 
   static void write(String path, Map<String, Object> report, PrintStream stdout) {
-    String json = JsonWriter.write(report);
+    String json = toJson(report);
     if (path.equals("-")) {
       stdout.print(json);
       stdout.flush();
@@ -104,5 +116,37 @@ final class JsonReport {
     } catch (IOException e) {
       throw ToolFailure.usage("--json: could not write " + path + ": " + ToolFailure.describe(e));
     }
+  }
+
+  /** Maps, collections, strings, numbers, booleans and nulls as indented JSON, one line each. */
+  static String toJson(Object value) {
+    return GSON.toJson(tree(value)) + "\n";
+  }
+
+  /**
+   * The report as Gson's tree. Built by hand rather than by reflection: the maps hold JDK and
+   * HBase objects whose fields are nobody's contract; anything that is not a map, collection,
+   * number or boolean is written as its string, and a NaN or infinite number as null.
+   */
+  private static JsonElement tree(Object v) {
+    if (v == null) {
+      return JsonNull.INSTANCE;
+    } else if (v instanceof Map) {
+      JsonObject o = new JsonObject();
+      ((Map<?, ?>) v).forEach((k, x) -> o.add(String.valueOf(k), tree(x)));
+      return o;
+    } else if (v instanceof Collection) {
+      JsonArray a = new JsonArray();
+      ((Collection<?>) v).forEach(x -> a.add(tree(x)));
+      return a;
+    } else if (v instanceof Double || v instanceof Float) {
+      double d = ((Number) v).doubleValue();
+      return Double.isFinite(d) ? new JsonPrimitive(d) : JsonNull.INSTANCE;
+    } else if (v instanceof Number) {
+      return new JsonPrimitive((Number) v);
+    } else if (v instanceof Boolean) {
+      return new JsonPrimitive((Boolean) v);
+    }
+    return new JsonPrimitive(v.toString());
   }
 }

@@ -17,8 +17,12 @@
  */
 package dev.hbasepatches.perf;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiConsumer;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
@@ -27,7 +31,7 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
 /**
  * One command-line option: its name, the names {@code hbase pe} users may type instead, what it
  * takes, its help line, and how it sets {@link PerfOptions}. {@link #ALL} is the whole table, in
- * the order --help lists it.
+ * the order --help lists it; {@link #cliOptions} hands it to commons-cli.
  */
 final class OptionSpec {
 
@@ -67,7 +71,7 @@ final class OptionSpec {
   }
 
   static final List<OptionSpec> ALL = List.of(
-    value(DATA, "rows", "N", "rows each client writes or reads (default 1,000,000; 100k ok)",
+    value(DATA, "rows", "N", "rows each client writes or reads (default 1,048,576, as hbase pe)",
       (o, v) -> o.rows = ValueParsers.count("--rows", v, 1, Long.MAX_VALUE)),
     value(DATA, "valueSize", "BYTES", "bytes per cell value (default 1000)",
       (o, v) -> o.valueSize = (int) ValueParsers.bytes("--valueSize", v, 1, 64L << 20)),
@@ -89,7 +93,7 @@ final class OptionSpec {
       (o, v) -> o.seed = ValueParsers.count("--seed", v, 0, Long.MAX_VALUE)),
 
     value(TABLE, "table", "NAME", "table name (default TestTable)", OptionSpec::setTable),
-    value(TABLE, "presplit", "N", "create the table with N regions (default 1)",
+    value(TABLE, "presplit", "N", "create the table with N regions (default 0: one region)",
       (o, v) -> o.presplit = (int) ValueParsers.count("--presplit", v, 0, 10_000)),
     value(TABLE, "compression", "ALGO",
       "family compression: " + ValueParsers.names(Compression.Algorithm.class) + " (default none)",
@@ -109,7 +113,7 @@ final class OptionSpec {
     flag(TABLE, "flush", "flush the table to store files after each write command",
       (o, b) -> o.flush = b),
 
-    value(CLIENT, "multiGet", "N", "reads get N rows per call (default 1)",
+    value(CLIENT, "multiGet", "N", "reads get N rows per call (default 0: one Get per call)",
       (o, v) -> o.multiGet = (int) ValueParsers.count("--multiGet", v, 0, 10_000)),
     flag(CLIENT, "autoFlush", "send every put at once instead of through a write buffer",
       (o, b) -> o.autoFlush = b),
@@ -131,6 +135,15 @@ final class OptionSpec {
     value(RUN, "rate", "OPS", "target ops/s over all clients; latency counts from each "
       + "operation's scheduled start", (o, v) -> o.targetRate = ValueParsers.decimal("--rate", v,
         0, 1e9)),
+    value(RUN, "warmup", "TIME", "run this long first without counting it (default 0)",
+      (o, v) -> o.warmup = ValueParsers.duration("--warmup", v, true)),
+    value(RUN, "measureAfter", "N", "as hbase pe: each client's first N operations are not "
+      + "counted (default 0)",
+      (o, v) -> o.measureAfter = ValueParsers.count("--measureAfter", v, 0, Long.MAX_VALUE)),
+    value(RUN, "requestDistribution", "KIND", "rows the YCSB workloads read and update: zipfian "
+      + "(default), latest (workloadd's default) or uniform",
+      (o, v) -> o.requestDistribution = ValueParsers.choice("--requestDistribution", v,
+        PerfOptions.RequestDistribution.class)),
 
     flag(OUTPUT, "verify", "check every value read back; read back every row written",
       (o, b) -> o.verify = b),
@@ -153,9 +166,9 @@ final class OptionSpec {
     value(CLUSTER, "connectTimeout", "TIME", "give up reaching a real cluster after (default 60s)",
       (o, v) -> o.connectTimeout = ValueParsers.duration("--connectTimeout", v, false)),
     value(CLUSTER, "changes", "LIST", "turn on change modules in the embedded cluster: all, or "
-      + "names (" + ChangeModules.names() + ")", PerfArgsParser::setChanges),
+      + "names (" + ChangeModules.names() + ")", PerfArgsParser::setChanges, "change"),
     value(CLUSTER, "changeMode", "MODE", "mode for those modules: baseline, patched (default), "
-      + "upstream", PerfArgsParser::setChangeMode),
+      + "upstream", PerfArgsParser::setChangeMode, "mode"),
     flag(CLUSTER, "patched", "same as --changes=all --changeMode=patched", (o, b) -> {
       if (b) {
         PerfArgsParser.setChanges(o, "all");
@@ -164,6 +177,9 @@ final class OptionSpec {
     }),
     flag(CLUSTER, "nomapred", "accepted for hbase pe habits; clients are always threads here",
       (o, b) -> { }));
+
+  /** commons-cli's name of the {@code -Dkey=value} option. */
+  static final String SETTING = "D";
 
   String group() {
     return group;
@@ -181,16 +197,70 @@ final class OptionSpec {
     return valueHint == null;
   }
 
-  boolean answersTo(String typed) {
-    return name.equals(typed) || aliases.contains(typed);
-  }
-
-  String synopsis() {
-    return isFlag() ? "--" + name : "--" + name + "=" + valueHint;
-  }
-
   void apply(PerfOptions o, String value) {
     setter.accept(o, value);
+  }
+
+  /** The option a name (or an alias) on the command line stands for, or null. */
+  static OptionSpec byName(String typed) {
+    for (OptionSpec s : ALL) {
+      if (s.name.equals(typed) || s.aliases.contains(typed)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** The option commons-cli reported under {@code longName}; it only reports ours. */
+  static OptionSpec named(String longName) {
+    OptionSpec s = byName(longName);
+    if (s == null) {
+      throw new IllegalStateException("no option table entry for --" + longName);
+    }
+    return s;
+  }
+
+  static Set<String> groups() {
+    Set<String> g = new LinkedHashSet<>();
+    ALL.forEach(s -> g.add(s.group));
+    return g;
+  }
+
+  /**
+   * The table as commons-cli options. Every option takes one value (a bare boolean flag is
+   * given {@code true} before parsing); aliases are options of their own with the same setter.
+   */
+  static Options cliOptions(boolean withAliases) {
+    Options all = new Options();
+    for (OptionSpec s : ALL) {
+      all.addOption(s.cliOption(s.name, false));
+      if (withAliases) {
+        s.aliases.forEach(a -> all.addOption(s.cliOption(a, false)));
+      }
+    }
+    all.addOption(Option.builder(SETTING).argName("key=value").numberOfArgs(2).valueSeparator('=')
+      .desc("an HBase setting, for the client and the embedded cluster").build());
+    return all;
+  }
+
+  /** One --help group's options, with the -D setting under the last group. */
+  static Options cliOptions(String group) {
+    Options some = new Options();
+    ALL.stream().filter(s -> s.group.equals(group)).forEach(s -> some.addOption(
+      s.cliOption(s.name, true)));
+    if (group.equals(ALL.get(ALL.size() - 1).group)) {
+      some.addOption(cliOptions(false).getOption(SETTING));
+    }
+    return some;
+  }
+
+  /** @param forHelp true to show a boolean flag bare, as users mostly type it */
+  private Option cliOption(String longName, boolean forHelp) {
+    Option.Builder b = Option.builder().longOpt(longName).desc(help);
+    if (!isFlag() || !forHelp) {
+      b.hasArg().argName(isFlag() ? "true|false" : valueHint);
+    }
+    return b.build();
   }
 
   private static String nonEmpty(String option, String v) {

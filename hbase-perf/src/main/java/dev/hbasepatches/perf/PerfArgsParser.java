@@ -20,25 +20,42 @@ package dev.hbasepatches.perf;
 import dev.hbasepatches.perf.PerfOptions.ChangeMode;
 import dev.hbasepatches.perf.PerfOptions.KeyDistribution;
 import dev.hbasepatches.perf.PerfOptions.ValueSizes;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.HelpFormatter;
+import org.apache.commons.cli.MissingArgumentException;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
+import org.apache.commons.cli.UnrecognizedOptionException;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * Reads {@code [options] <command>[,<command>...] [nclients]} into {@link PerfOptions}, in the
- * habit of {@code hbase pe}: {@code --name=value} or {@code --name value}, boolean options as
- * bare flags, {@code -Dkey=value} for HBase settings. Every mistake becomes a
- * {@link ToolFailure#usage} naming the option and what it accepts.
+ * habit of {@code hbase pe}: {@code --name=value} or {@code --name value}, boolean options bare
+ * ({@code --verify}) or with a value ({@code --autoFlush=true}), {@code -Dkey=value} for HBase
+ * settings. commons-cli does the parsing from the {@link OptionSpec} table; every mistake becomes
+ * a {@link ToolFailure#usage} naming the option and what it accepts, with the nearest known name
+ * when one was mistyped.
  */
 public final class PerfArgsParser {
 
-  /** Largest key space: row keys are {@link RowKeys#WIDTH} decimal digits. */
-  static final long MAX_TOTAL_ROWS = 9_999_999_999L;
+  /** Largest key space the tool accepts. */
+  static final long MAX_TOTAL_ROWS = RowKeys.MAX_ROWS;
 
   private static final int USAGE_WIDTH = 100;
+  /** Names further than this from every known one get no suggestion. */
+  private static final int SUGGEST_DISTANCE = 3;
+  private static final LevenshteinDistance DISTANCE = new LevenshteinDistance(SUGGEST_DISTANCE);
 
   private PerfArgsParser() {
   }
@@ -51,86 +68,79 @@ public final class PerfArgsParser {
 
   public static PerfOptions parse(String... args) {
     PerfOptions o = new PerfOptions();
-    List<String> positional = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.startsWith("-D")) {
-        String setting = arg.length() > 2 ? arg.substring(2) : nextValue(args, i++, "-D");
-        putSetting(o, setting);
-      } else if (arg.startsWith("--")) {
-        int eq = arg.indexOf('=');
-        String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-        OptionSpec spec = find(name);
-        String value;
-        if (eq >= 0) {
-          value = arg.substring(eq + 1);
-        } else if (spec.isFlag()) {
-          value = "true";
-        } else {
-          value = nextValue(args, i++, arg);
-        }
-        spec.apply(o, value);
-      } else if (arg.startsWith("-") && arg.length() > 1) {
-        throw ToolFailure.usage("unknown option '" + arg + "'; options start with --, "
-          + "settings with -D (see --help)");
+    CommandLine line;
+    try {
+      line = DefaultParser.builder().setAllowPartialMatching(false).build()
+        .parse(OptionSpec.cliOptions(true), withFlagValues(args), false);
+    } catch (UnrecognizedOptionException e) {
+      throw unknownOption(e.getOption());
+    } catch (MissingArgumentException e) {
+      throw ToolFailure.usage(display(e.getOption()) + " needs a value");
+    } catch (ParseException e) {
+      throw ToolFailure.usage(e.getMessage());
+    }
+    for (Option given : line.getOptions()) {
+      if (OptionSpec.SETTING.equals(given.getOpt())) {
+        putSetting(o, given.getValues());
       } else {
-        positional.add(arg);
+        OptionSpec.named(given.getLongOpt()).apply(o, given.getValue());
       }
     }
-    readPositional(o, positional);
+    readPositional(o, line.getArgList());
     validate(o);
     return o;
   }
 
-  private static String nextValue(String[] args, int i, String option) {
-    if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-      throw ToolFailure.usage(option + " needs a value");
-    }
-    return args[i + 1];
-  }
-
-  private static void putSetting(PerfOptions o, String setting) {
-    int eq = setting.indexOf('=');
-    if (eq <= 0) {
-      throw ToolFailure.usage("-D wants key=value, got '" + setting + "'");
-    }
-    o.settings.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
-  }
-
-  private static OptionSpec find(String name) {
-    for (OptionSpec s : OptionSpec.ALL) {
-      if (s.answersTo(name)) {
-        return s;
+  /**
+   * Bare boolean options get the value {@code true}, so every option takes exactly one value and
+   * {@code --verify scan} cannot read {@code scan} as the flag's value.
+   */
+  private static String[] withFlagValues(String[] args) {
+    String[] out = args.clone();
+    for (int i = 0; i < out.length; i++) {
+      String a = out[i];
+      if (a.startsWith("--") && a.indexOf('=') < 0) {
+        OptionSpec s = OptionSpec.byName(a.substring(2));
+        if (s != null && s.isFlag()) {
+          out[i] = a + "=true";
+        }
       }
     }
-    String hint = closest(name).map(s -> "; did you mean --" + s.name() + "?").orElse("");
-    throw ToolFailure.usage("unknown option '--" + name + "'" + hint + " (see --help)");
+    return out;
   }
 
-  private static Optional<OptionSpec> closest(String name) {
-    String lower = name.toLowerCase(Locale.ROOT);
-    return OptionSpec.ALL.stream()
-      .min(Comparator.comparingInt(s -> editDistance(lower, s.name().toLowerCase(Locale.ROOT))))
-      .filter(s -> editDistance(lower, s.name().toLowerCase(Locale.ROOT)) <= 3);
+  private static String display(Option o) {
+    return o.getLongOpt() != null ? "--" + o.getLongOpt() : "-" + o.getOpt();
   }
 
-  static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
+  private static ToolFailure unknownOption(String typed) {
+    if (!typed.startsWith("--")) {
+      return ToolFailure.usage("unknown option '" + typed + "'; options start with --, "
+        + "settings with -D (see --help)");
     }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitute = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        cur[j] = Math.min(substitute, Math.min(prev[j] + 1, cur[j - 1] + 1));
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
+    int eq = typed.indexOf('=');
+    String name = typed.substring(2, eq < 0 ? typed.length() : eq);
+    String hint = nearest(name, OptionSpec.ALL.stream().map(OptionSpec::name))
+      .map(n -> "; did you mean --" + n + "?").orElse("");
+    return ToolFailure.usage("unknown option '--" + name + "'" + hint + " (see --help)");
+  }
+
+  /** The known name closest to {@code typed} (case ignored), if any is close enough. */
+  static Optional<String> nearest(String typed, Stream<String> known) {
+    String lower = typed.toLowerCase(Locale.ROOT);
+    return known
+      .map(k -> new Object[] { k, DISTANCE.apply(lower, k.toLowerCase(Locale.ROOT)) })
+      .filter(p -> (Integer) p[1] >= 0)
+      .min(Comparator.comparingInt(p -> (Integer) p[1]))
+      .map(p -> (String) p[0]);
+  }
+
+  private static void putSetting(PerfOptions o, String[] keyValue) {
+    if (keyValue == null || keyValue.length != 2 || keyValue[0].isBlank()) {
+      throw ToolFailure.usage("-D wants key=value, got '"
+        + (keyValue == null ? "" : String.join("=", keyValue)) + "'");
     }
-    return prev[b.length()];
+    o.settings.put(keyValue[0].trim(), keyValue[1].trim());
   }
 
   private static void readPositional(PerfOptions o, List<String> positional) {
@@ -152,8 +162,8 @@ public final class PerfArgsParser {
   }
 
   private static ToolFailure unknownCommand(String name) {
-    String hint = Command.byNameIgnoringCase(name).map(c -> "; did you mean " + c.cliName() + "?")
-      .orElse("");
+    String hint = nearest(name, Arrays.stream(Command.values()).map(Command::cliName))
+      .map(c -> "; did you mean " + c + "?").orElse("");
     if (name.matches("\\d+")) {
       hint = "; the command comes before nclients";
     }
@@ -175,8 +185,7 @@ public final class PerfArgsParser {
         + "time; use --rows x nclients of at least that");
     }
     if (o.rows > MAX_TOTAL_ROWS / o.clients) {
-      throw ToolFailure.usage("--rows x nclients must be at most " + MAX_TOTAL_ROWS
-        + " (row keys are " + RowKeys.WIDTH + " digits)");
+      throw ToolFailure.usage("--rows x nclients must be at most " + MAX_TOTAL_ROWS);
     }
     if (o.presplit > o.totalRows()) {
       throw ToolFailure.usage("--presplit=" + o.presplit + " asks for more regions than the "
@@ -190,6 +199,17 @@ public final class PerfArgsParser {
       if (!o.changes.isEmpty()) {
         throw ToolFailure.usage("--changes/--patched turn change modules on in the embedded "
           + "cluster only; on a real cluster set them in the region servers' hbase-site.xml");
+      }
+    }
+    boolean rowIndex = o.changes.contains("row-index")
+      || (o.changes.contains("all") && ChangeModules.byName("row-index").get().onClasspath());
+    if (rowIndex && o.changeMode != ChangeMode.BASELINE) {
+      // The change works through the family's encoding: the table is created with it.
+      if (o.blockEncoding.equals("NONE")) {
+        o.blockEncoding = "ROW_INDEX_V1";
+      } else if (!o.blockEncoding.equals("ROW_INDEX_V1")) {
+        throw ToolFailure.usage("--changes=row-index works through ROW_INDEX_V1; --blockEncoding="
+          + o.blockEncoding + " would not use it");
       }
     }
     if (o.verify && o.commands.contains(Command.INCREMENT) && o.totalRows() > 50_000_000L) {
@@ -219,16 +239,17 @@ public final class PerfArgsParser {
     for (Command c : Command.values()) {
       b.append(wrap(String.format(Locale.ROOT, "  %-16s %s", c.cliName(), c.description()), 19));
     }
-    String group = null;
-    for (OptionSpec s : OptionSpec.ALL) {
-      if (!s.group().equals(group)) {
-        group = s.group();
-        b.append('\n').append(group).append(":\n");
+    HelpFormatter help = new HelpFormatter();
+    help.setOptionComparator(null);
+    help.setLongOptSeparator("=");
+    for (String group : OptionSpec.groups()) {
+      b.append('\n').append(group).append(":\n");
+      StringWriter text = new StringWriter();
+      try (PrintWriter w = new PrintWriter(text)) {
+        help.printOptions(w, USAGE_WIDTH, OptionSpec.cliOptions(group), 2, 2);
       }
-      b.append(wrap(String.format(Locale.ROOT, "  %-28s %s", s.synopsis(), s.help()), 31));
+      b.append(text);
     }
-    b.append(wrap(String.format(Locale.ROOT, "  %-28s %s", "-Dkey=value",
-      "an HBase setting, for the client and the embedded cluster"), 31));
     b.append("\nExit codes: 0 ok; 1 operations failed or verification found lost/wrong values;\n");
     b.append("2 bad command line; 3 cluster unreachable or table not prepared; 4 internal "
       + "error.\n");
@@ -236,7 +257,7 @@ public final class PerfArgsParser {
     return b.toString();
   }
 
-  /** Breaks a help line at spaces to fit 100 columns, continuing under its description. */
+  /** Breaks a command's help line at spaces to fit 100 columns, under its description. */
   static String wrap(String line, int indent) {
     StringBuilder b = new StringBuilder();
     String rest = line;
@@ -261,7 +282,7 @@ public final class PerfArgsParser {
   }
 
   static void setChangeMode(PerfOptions o, String v) {
-    o.changeMode = ValueParsers.choice("changeMode", v, ChangeMode.class);
+    o.changeMode = ValueParsers.choice("--changeMode", v, ChangeMode.class);
   }
 
   static void setChanges(PerfOptions o, String v) {

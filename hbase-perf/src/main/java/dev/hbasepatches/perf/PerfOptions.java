@@ -45,6 +45,11 @@ public final class PerfOptions {
     UNIFORM, ZIPF
   }
 
+  /** How the YCSB workloads pick the rows they read and update (YCSB's requestdistribution). */
+  public enum RequestDistribution {
+    ZIPFIAN, LATEST, UNIFORM
+  }
+
   /** The value each change module's {@code hbasepatches.<change>.mode} key is given. */
   public enum ChangeMode {
     BASELINE, PATCHED, UPSTREAM
@@ -55,7 +60,8 @@ public final class PerfOptions {
   int clients = 1;
 
   // The data.
-  long rows = 1_000_000;
+  /** hbase pe's default: 1 GB of 1,000-byte values (1,048,576,000 / 1000). */
+  long rows = 1_048_576;
   int valueSize = 1000;
   ValueSizes valueSizes = ValueSizes.FIXED;
   int families = 1;
@@ -89,6 +95,10 @@ public final class PerfOptions {
   Long opsPerClient;
   Duration duration;
   double targetRate;
+  java.time.Duration warmup;
+  long measureAfter;
+  /** Null: each YCSB workload's own (zipfian; latest for workloadd). */
+  RequestDistribution requestDistribution;
 
   // Checks and output.
   boolean verify;
@@ -171,6 +181,10 @@ public final class PerfOptions {
     m.put("ops", opsPerClient);
     m.put("durationSeconds", duration == null ? null : duration.toMillis() / 1000.0);
     m.put("rate", targetRate);
+    m.put("warmupSeconds", warmup == null ? null : warmup.toMillis() / 1000.0);
+    m.put("measureAfter", measureAfter);
+    m.put("requestDistribution", requestDistribution == null ? null
+      : requestDistribution.name().toLowerCase(Locale.ROOT));
     m.put("verify", verify);
     m.put("flush", flush);
     return m;

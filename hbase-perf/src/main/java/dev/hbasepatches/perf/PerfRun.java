@@ -113,14 +113,19 @@ final class PerfRun {
     }
     RunContext ctx = new RunContext(options, c, connection, name, false);
     try {
-      long[] countersBefore = ctx.increments != null ? ReadBack.counters(ctx) : null;
+      byte[][][] columnsBefore = ctx.increments != null ? ReadBack.mutatedColumns(ctx) : null;
       notes.println(header(ctx, label));
       CommandRunner.Measurement m = runner.run(ctx, label);
-      if (ctx.written != null) {
+      if (ctx.written != null && c.kind() == Command.Kind.DELETE) {
+        ReadBack.deletedRows(ctx);
+      } else if (ctx.written != null) {
         ReadBack.writtenRows(ctx);
       }
-      if (countersBefore != null) {
-        ReadBack.increments(ctx, countersBefore);
+      if (columnsBefore != null) {
+        ReadBack.mutations(ctx, columnsBefore);
+      }
+      if (c.kind() == Command.Kind.DELETE) {
+        state.loaded = false;
       }
       if (c.writesRows() && options.flush) {
         tables.flush(name);

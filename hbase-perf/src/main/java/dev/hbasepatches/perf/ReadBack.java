@@ -95,38 +95,111 @@ final class ReadBack {
     return null;
   }
 
-  /** Every row's counter value, 0 where it has none. */
-  static long[] counters(RunContext ctx) throws IOException {
-    long[] values = new long[(int) ctx.options.totalRows()];
-    Scan scan = new Scan().addColumn(ctx.shape.firstFamily(), RowShape.COUNTER).setCaching(1000);
+  /** Reads back every row in {@code ctx.written} after a delete command: none may be left. */
+  static void deletedRows(RunContext ctx) throws IOException {
+    try (Table table = ctx.connection.getTable(ctx.table)) {
+      List<Long> rows = new ArrayList<>();
+      ctx.written.forEach(rows::add);
+      for (int from = 0; from < rows.size(); from += BATCH) {
+        List<Long> batch = rows.subList(from, Math.min(rows.size(), from + BATCH));
+        List<Get> gets = new ArrayList<>(batch.size());
+        batch.forEach(r -> gets.add(new Get(RowKeys.key(r))));
+        Result[] results = table.get(gets);
+        for (int i = 0; i < results.length; i++) {
+          ctx.tally.checked(1);
+          if (results[i] != null && !results[i].isEmpty()) {
+            ctx.tally.wrong("row " + batch.get(i) + " was deleted but is still in the table");
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The mutate command's column ({@link MutateWorkload#qualifier}) of rows [0, --rows), per
+   * family: {@code [row][family]}, null where a row has none.
+   */
+  static byte[][][] mutatedColumns(RunContext ctx) throws IOException {
+    byte[] q = MutateWorkload.qualifier(ctx.command);
+    byte[][] families = ctx.shape.families();
+    byte[][][] values = new byte[(int) ctx.options.rows][families.length][];
+    Scan scan = new Scan().setCaching(1000);
+    for (byte[] f : families) {
+      scan.addColumn(f, q);
+    }
     try (Table table = ctx.connection.getTable(ctx.table);
       ResultScanner scanner = table.getScanner(scan)) {
       for (Result r : scanner) {
         long row = RowKeys.row(r.getRow());
-        Cell c = r.getColumnLatestCell(ctx.shape.firstFamily(), RowShape.COUNTER);
-        boolean counter = c != null && c.getValueLength() == Bytes.SIZEOF_LONG;
-        if (row >= 0 && row < values.length && counter) {
-          values[(int) row] = Bytes.toLong(CellUtil.cloneValue(c));
+        if (row < 0 || row >= values.length) {
+          continue;
+        }
+        for (int f = 0; f < families.length; f++) {
+          Cell c = r.getColumnLatestCell(families[f], q);
+          values[(int) row][f] = c == null ? null : CellUtil.cloneValue(c);
         }
       }
     }
     return values;
   }
 
-  /** Compares each counter's rise since {@code before} with the increments that succeeded. */
-  static void increments(RunContext ctx, long[] before) throws IOException {
-    long[] after = counters(ctx);
+  /**
+   * Compares each touched row's column after the run with what its successful operations must
+   * have left: a counter risen by their number, a value grown by that many keys, the
+   * replacement value, or no value at all after conditional deletes.
+   */
+  static void mutations(RunContext ctx, byte[][][] before) throws IOException {
+    byte[][][] after = mutatedColumns(ctx);
+    Command c = ctx.command;
     for (int row = 0; row < after.length; row++) {
-      long rose = after[row] - before[row];
       long made = ctx.increments.get(row);
-      if (made == 0 && rose == 0) {
+      if (made == 0) {
         continue;
       }
       ctx.tally.checked(1);
-      if (rose != made) {
-        ctx.tally.wrong("row " + row + ": counter rose by " + rose + " but " + made
-          + " increments succeeded");
+      byte[] key = RowKeys.key(row);
+      for (int f = 0; f < after[row].length; f++) {
+        String problem = mutationProblem(c, key, made, before[row][f], after[row][f]);
+        if (problem != null) {
+          ctx.tally.wrong("row " + row + " " + Bytes.toString(ctx.shape.family(f)) + ": "
+            + problem);
+          break;
+        }
+        if (c != Command.INCREMENT && c != Command.APPEND) {
+          break;
+        }
       }
+    }
+  }
+
+  static String mutationProblem(Command c, byte[] key, long made, byte[] before, byte[] after) {
+    switch (c) {
+      case INCREMENT: {
+        long was = before == null ? 0 : Bytes.toLong(before);
+        long now = after == null ? 0 : Bytes.toLong(after);
+        return now - was == made ? null
+          : "counter rose by " + (now - was) + " but " + made + " increments succeeded";
+      }
+      case APPEND: {
+        int was = before == null ? 0 : before.length;
+        int now = after == null ? 0 : after.length;
+        if (now - was != made * key.length) {
+          return "value grew by " + (now - was) + " bytes but " + made + " appends of "
+            + key.length + " succeeded";
+        }
+        for (int at = was; at < now; at += key.length) {
+          if (!Bytes.equals(after, at, key.length, key, 0, key.length)) {
+            return "appended bytes at " + at + " are not the row key";
+          }
+        }
+        return null;
+      }
+      case CHECK_AND_DELETE:
+        return after == null ? null : "the conditional delete left a value";
+      default:
+        return Bytes.equals(after, MutateWorkload.replaced(key)) ? null
+          : "holds " + (after == null ? "nothing" : Bytes.toStringBinary(after))
+            + " instead of the conditional put's value";
     }
   }
 }

@@ -44,6 +44,9 @@ final class ResultTable {
         Units.rate(r.opsPerSecond()), Units.rate(r.rowsPerSecond()), Units.micros(l.mean),
         Units.micros(l.p50), Units.micros(l.p95), Units.micros(l.p99), Units.micros(l.p999),
         Units.micros(l.max)));
+      r.perOperation.forEach((kind, k) -> out.print(f(ROW, "  " + kind, "", f("%,d", k.count),
+        "", "", "", Units.micros(k.mean), Units.micros(k.p50), Units.micros(k.p95),
+        Units.micros(k.p99), Units.micros(k.p999), Units.micros(k.max))));
     }
     for (CommandResult r : results) {
       printDetails(r, out);
@@ -74,16 +77,16 @@ final class ResultTable {
         + "yet%n", who, r.staleReads, r.staleMissing));
     }
     if (r.checkFailed > 0) {
-      out.print(f("%s: %,d checkAndPut check(s) did not hold%n", who, r.checkFailed));
+      out.print(f("%s: %,d check(s) did not hold%s%n", who, r.checkFailed, r.clients > 1
+        ? " (clients share rows, as in hbase pe: another client's mutation came in between)"
+        : ""));
     }
     if (r.verified) {
-      if (r.missing == 0 && r.wrong == 0 && r.checkFailed == 0) {
-        out.print(f("%s: verified %,d row(s): %s%n", who, r.checked,
-          r.command == Command.INCREMENT ? "each counter rose by exactly its increments"
-            : "all present, every value as written"));
+      if (r.missing == 0 && r.wrong == 0 && !r.unexplainedCheckFailures()) {
+        out.print(f("%s: verified %,d row(s): %s%n", who, r.checked, verifiedWhat(r.command)));
       } else {
         out.print(f("%s: VERIFY FAILED: %,d checked, %,d missing, %,d wrong%n", who, r.checked,
-          r.missing, r.wrong + r.checkFailed));
+          r.missing, r.wrong + (r.unexplainedCheckFailures() ? r.checkFailed : 0)));
       }
     }
     if (!r.problems.isEmpty() && (r.verified || r.missing > 0)) {
@@ -95,5 +98,19 @@ final class ResultTable {
         who, r.jvm.gcCount, r.jvm.gcMillis, perOp < 0 ? "unknown bytes" : f("%,d bytes", perOp)));
     }
     r.notes.forEach(n -> out.println(who + ": " + n));
+  }
+
+  private static String verifiedWhat(Command c) {
+    switch (c.kind()) {
+      case DELETE:
+        return "every row deleted is gone";
+      case MUTATE:
+        return c == Command.INCREMENT ? "each counter rose by exactly its increments"
+          : c == Command.APPEND ? "each value grew by exactly its appends"
+          : c == Command.CHECK_AND_DELETE ? "the conditional deletes took effect"
+          : "the conditional mutations took effect";
+      default:
+        return "all present, every value as written";
+    }
   }
 }

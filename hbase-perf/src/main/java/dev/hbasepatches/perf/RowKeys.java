@@ -18,18 +18,22 @@
 package dev.hbasepatches.perf;
 
 /**
- * Row keys are row numbers written as fixed-width decimal, so byte order is number order and a
- * key read back names the row it belongs to.
+ * Row keys as {@code hbase pe} writes them: the row number in decimal, zero-padded to 26 bytes,
+ * so byte order is number order, a key read back names its row, and tables, splits and key
+ * lengths match PE's for the same rows.
  */
 final class RowKeys {
 
-  static final int WIDTH = 10;
+  /** Bytes in every key: PE's row length. */
+  static final int WIDTH = 26;
+  /** Largest key space the tool accepts (the per-row bookkeeping of --verify is sized by it). */
+  static final long MAX_ROWS = 9_999_999_999L;
 
   private RowKeys() {
   }
 
   static byte[] key(long row) {
-    if (row < 0 || row > PerfArgsParser.MAX_TOTAL_ROWS) {
+    if (row < 0 || row > MAX_ROWS) {
       throw new IllegalArgumentException("row out of the key space: " + row);
     }
     byte[] b = new byte[WIDTH];
@@ -48,14 +52,13 @@ final class RowKeys {
     }
     long r = 0;
     for (byte c : key) {
-      if (c < '0' || c > '9') {
+      if (c < '0' || c > '9' || r > MAX_ROWS) {
         return -1;
       }
       r = r * 10 + (c - '0');
     }
-    return r;
+    return r <= MAX_ROWS ? r : -1;
   }
-
   /** Split keys that cut [0, totalRows) into {@code regions} ranges of about equal rows. */
   static byte[][] splits(long totalRows, int regions) {
     if (regions <= 1) {

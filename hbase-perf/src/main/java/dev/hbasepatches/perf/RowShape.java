@@ -25,14 +25,12 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * What a row holds: --families families of --columns columns, each value a pure function of
+ * What a row holds: --families families ({@code info0}, {@code info1}, ... as in {@code hbase pe})
+ * of --columns columns ({@code 0}, {@code 1}, ...), each value a pure function of
  * (seed, row, family, column). Writers and readers compute the same bytes independently, so any
  * read can be checked without remembering what was written, even from another process.
  */
 final class RowShape {
-
-  /** The column increment adds to, in the first family; value checks ignore it. */
-  static final byte[] COUNTER = Bytes.toBytes("counter");
 
   private final byte[][] families;
   private final byte[][] qualifiers;
@@ -44,11 +42,11 @@ final class RowShape {
   RowShape(PerfOptions o) {
     families = new byte[o.families][];
     for (int i = 0; i < families.length; i++) {
-      families[i] = Bytes.toBytes("fam" + i);
+      families[i] = Bytes.toBytes("info" + i);
     }
     qualifiers = new byte[o.columns][];
     for (int i = 0; i < qualifiers.length; i++) {
-      qualifiers[i] = Bytes.toBytes("col" + i);
+      qualifiers[i] = Bytes.toBytes(Integer.toString(i));
     }
     valueSize = o.valueSize;
     sizes = o.valueSizes;

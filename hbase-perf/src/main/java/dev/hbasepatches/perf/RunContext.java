@@ -38,11 +38,11 @@ final class RunContext {
   final VerifyTally tally = new VerifyTally();
   /** Reads a region replica answered (TIMELINE consistency only). */
   final LongAdder staleReads = new LongAdder();
-  /** checkAndPut calls whose check did not hold. */
+  /** checkAnd* calls whose check did not hold. */
   final LongAdder checkFailed = new LongAdder();
-  /** Rows written, kept only when writes are to be read back. */
+  /** Rows written or deleted, kept only when they are to be read back. */
   final RowSet written;
-  /** Increments made per row, kept only with --verify. */
+  /** Successful mutate operations (increment, append, checkAnd*) per row, only with --verify. */
   final AtomicLongArray increments;
   /** Operations each client runs; Long.MAX_VALUE when only a duration bounds the run. */
   final long opsPerClient;
@@ -52,6 +52,13 @@ final class RunContext {
   final double targetRate;
   /** Whether values are checked; never while loading a table for another command. */
   final boolean verify;
+  /** Time from the start that runs but is not counted, or null. */
+  final java.time.Duration warmup;
+  /** Operations per client that run but are not counted. */
+  final long warmupOps;
+  /** Rows the YCSB workloads insert (D, E) and read (D's latest): after the loaded rows. */
+  final InsertedRows inserted;
+  private ZipfDistribution requestZipf;
 
   /**
    * @param loading true to fill the table for a later command: every row once, unpaced,
@@ -68,9 +75,13 @@ final class RunContext {
     this.verify = options.verify && !loading;
     this.duration = loading ? null : options.duration;
     this.targetRate = loading ? 0 : options.targetRate;
-    this.written = verify && command.writesRows() ? new RowSet(options.totalRows()) : null;
-    this.increments = verify && command == Command.INCREMENT
-      ? new AtomicLongArray((int) options.totalRows()) : null;
+    this.warmup = loading ? null : options.warmup;
+    this.warmupOps = loading ? 0 : options.measureAfter;
+    this.inserted = new InsertedRows(options.totalRows());
+    this.written = verify && (command.writesRows() || command.kind() == Command.Kind.DELETE)
+      ? new RowSet(options.totalRows()) : null;
+    this.increments = verify && command.kind() == Command.Kind.MUTATE
+      ? new AtomicLongArray((int) options.rows) : null;
     if (loading) {
       this.opsPerClient = options.rows;
     } else if (options.opsPerClient != null) {
@@ -80,6 +91,15 @@ final class RunContext {
     } else {
       this.opsPerClient = command.defaultOpsPerClient(options);
     }
+  }
+
+  /** Zipf ranks over the loaded rows for the YCSB workloads, built once per command. */
+  synchronized ZipfDistribution requestZipf() {
+    if (requestZipf == null) {
+      requestZipf = keyZipf != null ? keyZipf
+        : new ZipfDistribution(options.totalRows(), options.zipfExponent);
+    }
+    return requestZipf;
   }
 
   long firstRow(int client) {

@@ -20,14 +20,18 @@ package dev.hbasepatches.perf;
 import java.io.IOException;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Table;
 
 /**
- * sequentialWrite and randomWrite: one Put of a whole row per operation, through a
- * BufferedMutator unless --autoFlush asks for one RPC per put. A buffered put that fails later
- * is counted by the mutator's listener, so the error count stays exact.
+ * sequentialWrite and randomWrite (one Put of a whole row per operation), sequentialDelete and
+ * randomDelete (one Delete of every family of a row), through a BufferedMutator unless
+ * --autoFlush asks for one RPC per mutation. A buffered mutation that fails later is counted by
+ * the mutator's listener, so the error count stays exact.
  */
 final class WriteWorkload extends ClientWorkload {
 
@@ -39,7 +43,7 @@ final class WriteWorkload extends ClientWorkload {
 
   WriteWorkload(RunContext ctx, int client) {
     super(ctx, client);
-    this.random = ctx.command == Command.RANDOM_WRITE;
+    this.random = ctx.command == Command.RANDOM_WRITE || ctx.command == Command.RANDOM_DELETE;
     this.cursor = new SequentialCursor(ctx.firstRow(client), ctx.options.rows);
     this.keys = ctx.keyChooser(client);
   }
@@ -64,11 +68,25 @@ final class WriteWorkload extends ClientWorkload {
   @Override
   int execute(long index) throws IOException {
     long row = random ? keys.next() : cursor.next();
-    Put put = ctx.shape.put(row, ctx.options.writeToWal);
-    if (mutator != null) {
-      mutator.mutate(put);
+    Mutation m;
+    if (ctx.command.kind() == Command.Kind.DELETE) {
+      Delete d = new Delete(RowKeys.key(row));
+      for (byte[] f : ctx.shape.families()) {
+        d.addFamily(f);
+      }
+      if (!ctx.options.writeToWal) {
+        d.setDurability(Durability.SKIP_WAL);
+      }
+      m = d;
     } else {
-      table.put(put);
+      m = ctx.shape.put(row, ctx.options.writeToWal);
+    }
+    if (mutator != null) {
+      mutator.mutate(m);
+    } else if (m instanceof Put) {
+      table.put((Put) m);
+    } else {
+      table.delete((Delete) m);
     }
     if (ctx.written != null) {
       ctx.written.add(row);

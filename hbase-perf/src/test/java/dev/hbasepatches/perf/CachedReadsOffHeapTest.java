@@ -22,7 +22,6 @@ import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.offheap.OffHeapBlockCache;
 import dev.hbasepatches.offheap.OffHeapMode;
-import dev.hbasepatches.testkit.MiniCluster;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +50,7 @@ public class CachedReadsOffHeapTest {
     "--verify", "cachedReads", "2" };
 
   /** The very cluster the tool builds for these arguments (shared per JVM by its settings). */
-  private static MiniCluster cluster() {
+  private static LocalMiniCluster cluster() {
     PerfOptions o = PerfArgsParser.parse(ARGS);
     return EmbeddedCluster.miniCluster(o, ChangeModules.select(o.changes));
   }

@@ -18,6 +18,7 @@
 package dev.hbasepatches.perf;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
@@ -82,5 +83,40 @@ public class ChangeModulesTest {
       assertThrows(ToolFailure.class, () -> ChangeModules.select(List.of("quotas")));
     assertTrue(e.getMessage(), e.getMessage().contains("quotas (no class " + QUOTAS_SERVER + ")"));
     assertTrue(ChangeModules.names(), ChangeModules.names().contains("quotas"));
+  }
+
+  @Test
+  public void rowIndexAndChecksumAreSwitchedPerMode() {
+    ChangeModules.ChangeModule rowIndex = ChangeModules.byName("row-index").orElseThrow();
+    assertTrue(rowIndex.supports(ChangeMode.PATCHED));
+    assertTrue(rowIndex.supports(ChangeMode.UPSTREAM));
+    assertFalse(rowIndex.supports(ChangeMode.BASELINE));
+    assertEquals("ROW_INDEX_V1", rowIndex.blockEncoding());
+    assertEquals("UPSTREAM", rowIndex.settings(ChangeMode.UPSTREAM)
+      .get("hbasepatches.rowindex.mode"));
+    assertEquals("dev.hbasepatches.rowindex.RowIndexRegionServerCoprocessor",
+      rowIndex.settings(ChangeMode.PATCHED).get("hbase.coprocessor.regionserver.classes"));
+
+    ChangeModules.ChangeModule checksum = ChangeModules.byName("checksum").orElseThrow();
+    assertEquals("intrinsic", checksum.systemProperties(ChangeMode.PATCHED)
+      .get("hbasepatches.checksum.engine"));
+    assertEquals("pure-java", checksum.systemProperties(ChangeMode.BASELINE)
+      .get("hbasepatches.checksum.engine"));
+    assertEquals("false", checksum.systemProperties(ChangeMode.UPSTREAM)
+      .get("hbasepatches.checksum.enabled"));
+    // The tests' classpath has hbase-server's own ChecksumUtil: the overlay cannot take effect.
+    assertTrue(String.valueOf(ChangeModules.checksumOverlayNotFirst()),
+      ChangeModules.checksumOverlayNotFirst().contains("not the overlay's"));
+  }
+
+  @Test
+  public void peStyleChangeAndModeNamesWork() {
+    PerfOptions o = PerfArgsParser.parse("--change=row-index", "--mode=upstream", "scan");
+    assertEquals(List.of("row-index"), o.changes);
+    assertEquals(ChangeMode.UPSTREAM, o.changeMode);
+    assertEquals("the family gets the change's encoding", "ROW_INDEX_V1", o.blockEncoding);
+    ToolFailure e = assertThrows(ToolFailure.class, () -> PerfArgsParser.parse(
+      "--change=row-index", "--blockEncoding=FAST_DIFF", "scan"));
+    assertEquals(ToolFailure.EXIT_USAGE, e.exitCode());
   }
 }

@@ -20,7 +20,6 @@ package dev.hbasepatches.perf;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import dev.hbasepatches.testkit.MiniCluster;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptor;
@@ -35,7 +34,7 @@ import org.junit.Test;
 public class ClusterOptionsTest {
 
   @ClassRule
-  public static final MiniCluster CLUSTER = TestCluster.CLUSTER;
+  public static final ClusterRule CLUSTER = TestCluster.CLUSTER;
 
   @Test
   public void tableOptionsReachTheTableDescriptor() throws Exception {

@@ -114,7 +114,7 @@ public class DataShapeTest {
     assertTrue(shape.check(Result.EMPTY_RESULT, 5).contains("missing"));
     Cell first = p.getFamilyCellMap().get(shape.firstFamily()).get(0);
     Result oneColumn = Result.create(new Cell[] { first });
-    assertTrue(shape.check(oneColumn, 5).contains("has no fam0:col1"));
+    assertTrue(shape.check(oneColumn, 5).contains("has no info0:1"));
     byte[] altered = CellUtil.cloneValue(first);
     altered[0] ^= 1;
     Put bad = new Put(RowKeys.key(5)).addColumn(shape.firstFamily(), shape.qualifier(0), altered)
@@ -182,7 +182,7 @@ public class DataShapeTest {
   }
 
   @Test
-  public void jsonWriterEscapesAndNests() {
+  public void jsonReportEscapesAndNests() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("s", "a\"b\\c\nd\u0001");
     m.put("n", 1.5);
@@ -190,7 +190,7 @@ public class DataShapeTest {
     m.put("list", List.of(1, true));
     m.put("none", null);
     m.put("empty", Map.of());
-    String json = JsonWriter.write(m);
+    String json = JsonReport.toJson(m);
     JsonObject o = JsonParser.parseString(json).getAsJsonObject();
     assertEquals("a\"b\\c\nd\u0001", o.get("s").getAsString());
     assertEquals(1.5, o.get("n").getAsDouble(), 0);

@@ -20,7 +20,6 @@ package dev.hbasepatches.perf;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import dev.hbasepatches.testkit.MiniCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ import org.junit.Test;
 public class JsonReportTest {
 
   @ClassRule
-  public static final MiniCluster CLUSTER = TestCluster.CLUSTER;
+  public static final ClusterRule CLUSTER = TestCluster.CLUSTER;
 
   private static final List<String> TOP = List.of("schema", "tool", "version", "startedAt",
     "finishedAt", "exitCode", "environment", "cluster", "commands", "options", "results",
@@ -51,10 +50,11 @@ public class JsonReportTest {
     "valueSizes", "families", "columns", "keys", "zipfExponent", "seed", "table", "presplit",
     "compression", "blockEncoding", "bloomFilter", "inMemory", "replicas", "multiGet",
     "autoFlush", "writeBuffer", "writeToWAL", "caching", "cacheBlocks", "sampleRate", "ops",
-    "durationSeconds", "rate", "verify", "flush");
+    "durationSeconds", "rate", "warmupSeconds", "measureAfter", "requestDistribution", "verify",
+    "flush");
   private static final List<String> RESULT = List.of("command", "name", "purpose", "clients",
     "operations", "rows", "errors", "seconds", "opsPerSecond", "rowsPerSecond", "latencyMicros",
-    "serviceTimeMicros", "verify", "jvm", "errorSamples", "notes");
+    "serviceTimeMicros", "perOperation", "verify", "jvm", "errorSamples", "notes");
   private static final List<String> JVM = List.of("gcCollections", "gcMillis", "allocatedBytes",
     "allocatedBytesPerOp");
   private static final List<String> LATENCY = List.of("mean", "p50", "p95", "p99", "p999",

@@ -35,7 +35,7 @@ public class PerfArgsParserTest {
     PerfOptions o = PerfArgsParser.parse("randomRead");
     assertEquals(List.of(Command.RANDOM_READ), o.commands());
     assertEquals(1, o.clients);
-    assertEquals(1_000_000L, o.rows);
+    assertEquals(1_048_576L, o.rows);
     assertEquals(1000, o.valueSize);
     assertEquals("TestTable", o.table);
     assertEquals(2L * 1024 * 1024, o.writeBuffer);

@@ -21,7 +21,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import dev.hbasepatches.testkit.MiniCluster;
 import java.io.File;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -39,7 +38,7 @@ import org.junit.rules.TemporaryFolder;
 public class RealClusterModeTest {
 
   @ClassRule
-  public static final MiniCluster CLUSTER = TestCluster.CLUSTER;
+  public static final ClusterRule CLUSTER = TestCluster.CLUSTER;
 
   @Rule
   public final TemporaryFolder tmp = new TemporaryFolder();

@@ -20,7 +20,6 @@ package dev.hbasepatches.perf;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import dev.hbasepatches.testkit.MiniCluster;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
@@ -32,7 +31,7 @@ import org.junit.Test;
 public class SeedTableTest {
 
   @ClassRule
-  public static final MiniCluster CLUSTER = TestCluster.CLUSTER;
+  public static final ClusterRule CLUSTER = TestCluster.CLUSTER;
 
   @Test
   public void runsTheSixExperimentsAndShowsThePublishedNumbers() throws Exception {

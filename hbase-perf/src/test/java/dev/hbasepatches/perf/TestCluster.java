@@ -17,7 +17,6 @@
  */
 package dev.hbasepatches.perf;
 
-import dev.hbasepatches.testkit.MiniCluster;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,8 +31,8 @@ final class TestCluster {
 
   static final String REGION_SERVERS = "--regionServers=2";
 
-  static final MiniCluster CLUSTER =
-    EmbeddedCluster.miniCluster(PerfArgsParser.parse(REGION_SERVERS, "scan"), null);
+  static final ClusterRule CLUSTER = new ClusterRule(
+    EmbeddedCluster.miniCluster(PerfArgsParser.parse(REGION_SERVERS, "scan"), null));
 
   private TestCluster() {
   }
