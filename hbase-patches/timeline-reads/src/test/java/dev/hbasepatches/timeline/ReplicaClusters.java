@@ -27,7 +27,12 @@ import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
 
 /** The 3-RegionServer minicluster settings region replicas need, shared by the cluster tests. */
@@ -53,6 +58,35 @@ final class ReplicaClusters {
       .conf("hbase.master.wait.on.regionservers.mintostart", "3")
       .conf("zookeeper.session.timeout", "6000")
       .conf("hbase.rpc.timeout", "2000");
+  }
+
+  /**
+   * Creates {@code table} with region replication 3, one family and {@link ReplicaTagObserver},
+   * writes value {@code v0} to rows {@code rowNames[0..]} in batches of {@code batch} (a loaded
+   * machine times one big batch out) and flushes, so the secondaries can read the file.
+   */
+  static void createAndLoad(MiniCluster cluster, TableName table, byte[] family, byte[] qualifier,
+    List<String> rowNames, int batch) throws Exception {
+    try (Admin admin = cluster.admin()) {
+      admin.createTable(TableDescriptorBuilder.newBuilder(table).setRegionReplication(3)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(family))
+        .setCoprocessor(ReplicaTagObserver.class.getName()).build());
+      cluster.util().waitTableAvailable(table);
+      try (Table t = cluster.connection().getTable(table)) {
+        List<Put> puts = new ArrayList<>();
+        for (String row : rowNames) {
+          puts.add(new Put(Bytes.toBytes(row)).addColumn(family, qualifier, Bytes.toBytes("v0")));
+          if (puts.size() == batch) {
+            t.put(puts);
+            puts.clear();
+          }
+        }
+        if (!puts.isEmpty()) {
+          t.put(puts);
+        }
+      }
+      admin.flush(table);
+    }
   }
 
   /**

@@ -30,8 +30,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Consistency;
@@ -40,7 +38,6 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -84,23 +81,9 @@ public class UpstreamTimelineEmptyReadTest {
 
   @Test
   public void stockTimelineGetAnswersEmptyFromAJustOpenedSecondary() throws Exception {
-    try (Admin admin = CLUSTER.admin()) {
-      admin.createTable(TableDescriptorBuilder.newBuilder(TABLE).setRegionReplication(3)
-        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
-        .setCoprocessor(ReplicaTagObserver.class.getName()).build());
-      CLUSTER.util().waitTableAvailable(TABLE);
-      try (Table t = CLUSTER.connection().getTable(TABLE)) {
-        List<Put> puts = new ArrayList<>();
-        for (int i = 0; i < ROWS; i++) {
-          puts.add(new Put(Bytes.toBytes(row(i))).addColumn(F, V, Bytes.toBytes("v0")));
-          if (puts.size() == 200) { // small batches: a loaded machine times a big one out
-            t.put(puts);
-            puts.clear();
-          }
-        }
-      }
-      admin.flush(TABLE);
-    }
+    ReplicaClusters.createAndLoad(CLUSTER, TABLE, F, V,
+      java.util.stream.IntStream.range(0, ROWS).mapToObj(UpstreamTimelineEmptyReadTest::row)
+        .collect(java.util.stream.Collectors.toList()), 200);
     System.out.println(ReplicaClusters.placeReplicas(CLUSTER, TABLE));
     Thread.sleep(3000); // store-file refresh on the secondaries
 
