@@ -289,7 +289,7 @@ public class ReportWriterTest {
     assertEquals("checksum-overlay",
       change("dev.hbasepatches.jmh.checksumoverlay.OverlayBlockReadBenchmark.readBlock"));
     assertEquals("offheap-read", change("dev.hbasepatches.jmh.offheapread.ReadBenchmark.get"));
-    assertEquals("offheap-read", change("dev.hbasepatches.jmh.offheap.OffHeapReadBenchmark.read"));
+    assertEquals("offheap-read", change("dev.hbasepatches.jmh.offheapread.OffHeapReadBenchmark.read"));
     assertEquals("quotas", change("dev.hbasepatches.jmh.quotas.QuotaBenchmark.check"));
     assertEquals("timeline-reads", change("dev.hbasepatches.jmh.timelinereads.TBenchmark.get"));
     assertEquals("local-index-pruning",

@@ -36,7 +36,7 @@ import org.junit.Test;
 public class TargetsTest {
 
   private static final List<String> PACKAGES = List.of("seekskip", "rowindex", "checksum",
-    "offheap", "quotas", "timeline", "localindexpruning");
+    "offheapread", "quotas", "timelinereads", "localindexpruning");
   private static final Set<String> MODES = Set.of("BASELINE", "UPSTREAM");
 
   private static Class<?> benchmarkClass(String name) {

@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.jmh.timeline;
+package dev.hbasepatches.jmh.timelinereads;
 
 import dev.hbasepatches.jmh.report.ForkStats;
 import java.io.IOException;
@@ -36,7 +36,7 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * Summarizes a {@link TimelineDecisionBenchmark} JSON run per fork: each fork's mean ns/op and
  * B/op, per mode the mean over forks with a 95% Student-t interval, and PATCHED minus UPSTREAM
  * with Welch's interval (the forks of two modes are not paired). Usage:
- * {@code java -cp benchmarks.jar dev.hbasepatches.jmh.timeline.DecisionCostSummary run.json}.
+ * {@code java -cp benchmarks.jar dev.hbasepatches.jmh.timelinereads.DecisionCostSummary run.json}.
  */
 public final class DecisionCostSummary {
 

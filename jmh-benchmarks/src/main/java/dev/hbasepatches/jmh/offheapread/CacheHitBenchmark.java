@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.jmh.offheap;
+package dev.hbasepatches.jmh.offheapread;
 
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.offheap.OffHeapCacheConfig;

@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.jmh.timeline;
+package dev.hbasepatches.jmh.timelinereads;
 
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.timeline.HedgePolicy;
