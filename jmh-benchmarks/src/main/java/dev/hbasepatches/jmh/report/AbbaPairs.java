@@ -232,11 +232,11 @@ public final class AbbaPairs {
           .append(kv.getValue().getAsString());
       }
     }
-    double[][] score = raw(o.getAsJsonObject("primaryMetric"), where);
-    double[][] a = raw(secondary.getAsJsonObject(A_COUNTER), where);
-    double[][] b = raw(secondary.getAsJsonObject(B_COUNTER), where);
+    double[][] score = JmhJsonParser.forkIterations(o.getAsJsonObject("primaryMetric"), where);
+    double[][] a = JmhJsonParser.forkIterations(secondary.getAsJsonObject(A_COUNTER), where);
+    double[][] b = JmhJsonParser.forkIterations(secondary.getAsJsonObject(B_COUNTER), where);
     double[][] cpu = secondary.has(CPU_COUNTER)
-      ? raw(secondary.getAsJsonObject(CPU_COUNTER), where)
+      ? JmhJsonParser.forkIterations(secondary.getAsJsonObject(CPU_COUNTER), where)
       : null;
     if (a.length != score.length || b.length != score.length
       || (cpu != null && cpu.length != score.length)) {
@@ -286,7 +286,8 @@ public final class AbbaPairs {
     }
     out.println();
     if (cpu != null && secondary.has(BACKGROUND_COUNTER)) {
-      double[][] bg = raw(secondary.getAsJsonObject(BACKGROUND_COUNTER), where);
+      double[][] bg =
+        JmhJsonParser.forkIterations(secondary.getAsJsonObject(BACKGROUND_COUNTER), where);
       double[] share = backgroundShare(a, b, cpu, bg);
       out.printf(Locale.ROOT, "Background CPU (%s) / process CPU, mean over iterations: slot A"
         + " %.3f%%, slot B %.3f%%%n%n", BACKGROUND_COUNTER, 100 * share[0], 100 * share[1]);
@@ -335,23 +336,6 @@ public final class AbbaPairs {
     double[] out = new double[score.length];
     for (int i = 0; i < score.length; i++) {
       out[i] = score[i] / (cpuNanosPerSecond[i] / 1e9);
-    }
-    return out;
-  }
-
-  private static double[][] raw(JsonObject metric, String where) throws BadInputException {
-    JsonElement data = metric == null ? null : metric.get("rawData");
-    if (data == null || !data.isJsonArray()) {
-      throw new BadInputException(where + ": a metric without \"rawData\"");
-    }
-    JsonArray forks = data.getAsJsonArray();
-    double[][] out = new double[forks.size()][];
-    for (int f = 0; f < forks.size(); f++) {
-      JsonArray it = forks.get(f).getAsJsonArray();
-      out[f] = new double[it.size()];
-      for (int i = 0; i < it.size(); i++) {
-        out[f][i] = it.get(i).getAsDouble();
-      }
     }
     return out;
   }

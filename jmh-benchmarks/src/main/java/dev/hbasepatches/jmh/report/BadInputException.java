@@ -21,7 +21,7 @@ package dev.hbasepatches.jmh.report;
  * Input the report writer cannot use: a missing or unreadable file, or a file that is not JMH's
  * JSON result format. The message is meant to be shown to the user as-is, on one line.
  */
-final class BadInputException extends Exception {
+public final class BadInputException extends Exception {
   private static final long serialVersionUID = 1L;
 
   BadInputException(String message) {

@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
@@ -217,7 +216,7 @@ public final class Compare {
         }
         m = sm.getAsJsonObject(measure.metric());
       }
-      double[][] its = rawData(m, where);
+      double[][] its = JmhJsonParser.forkIterations(m, where);
       String unit = m.get("scoreUnit").getAsString();
       if (measure.cpu() != null) {
         if (!sm.has(measure.cpu())) {
@@ -226,7 +225,7 @@ public final class Compare {
         if (Ratio.lowerIsBetter(unit)) {
           throw new BadInputException(where + ": --cpu needs a throughput score, not " + unit);
         }
-        double[][] cpu = rawData(sm.getAsJsonObject(measure.cpu()), where);
+        double[][] cpu = JmhJsonParser.forkIterations(sm.getAsJsonObject(measure.cpu()), where);
         if (cpu.length != its.length) {
           throw new BadInputException(where + ": " + measure.cpu() + " and the score have"
             + " different forks");
@@ -246,23 +245,6 @@ public final class Compare {
       out.put(key, new Side(unit, o.get("mode").getAsString(), ForkStats.forkMeans(its)));
     }
     return out;
-  }
-
-  private static double[][] rawData(JsonObject metric, String where) throws BadInputException {
-    JsonElement raw = metric.get("rawData");
-    if (raw == null || !raw.isJsonArray()) {
-      throw new BadInputException(where + ": a metric has no rawData");
-    }
-    JsonArray forks = raw.getAsJsonArray();
-    double[][] its = new double[forks.size()][];
-    for (int f = 0; f < its.length; f++) {
-      JsonArray it = forks.get(f).getAsJsonArray();
-      its[f] = new double[it.size()];
-      for (int k = 0; k < its[f].length; k++) {
-        its[f][k] = it.get(k).getAsDouble();
-      }
-    }
-    return its;
   }
 
   private static String params(JsonObject o) {

@@ -87,6 +87,21 @@ public final class ForkStats {
   }
 
   /**
+   * Difference of two unpaired samples of fork values, {@code b - a}, with Welch's interval
+   * (unequal variances, Welch-Satterthwaite degrees of freedom): for quantities where a
+   * difference, not a ratio, is the question (nanoseconds a decision adds). Needs two forks on
+   * each side.
+   */
+  public static Interval difference(double[] b, double[] a) {
+    int n = Math.min(a.length, b.length);
+    if (a.length == 0 || b.length == 0) {
+      return new Interval(n, Double.NaN, Double.NaN, Double.NaN);
+    }
+    double d = average(b) - average(a);
+    return welch(n, d, a, b);
+  }
+
+  /**
    * Ratio of two unpaired samples of fork scores, {@code b / a}: the difference of mean log
    * scores with Welch's interval (unequal variances, Welch-Satterthwaite degrees of freedom),
    * transformed back. The estimate is the ratio of geometric means. Needs two forks on each side.
@@ -101,19 +116,24 @@ public final class ForkStats {
     }
     double[] la = logs(a);
     double[] lb = logs(b);
-    double ma = average(la);
-    double mb = average(lb);
-    double va = variance(la, ma) / la.length;
-    double vb = variance(lb, mb) / lb.length;
-    double se = Math.sqrt(va + vb);
-    double d = mb - ma;
-    if (se == 0) {
-      return new Interval(n, Math.exp(d), Math.exp(d), Math.exp(d));
+    Interval l = welch(n, average(lb) - average(la), la, lb);
+    return new Interval(n, Math.exp(l.estimate()), Math.exp(l.low()), Math.exp(l.high()));
+  }
+
+  /** {@code d} (mean of b - mean of a) with Welch's 95% interval; NaN bounds below two each. */
+  private static Interval welch(int n, double d, double[] a, double[] b) {
+    if (a.length < 2 || b.length < 2) {
+      return new Interval(n, d, Double.NaN, Double.NaN);
     }
-    double df = (va + vb) * (va + vb)
-      / (va * va / (la.length - 1) + vb * vb / (lb.length - 1));
+    double va = variance(a, average(a)) / a.length;
+    double vb = variance(b, average(b)) / b.length;
+    double se = Math.sqrt(va + vb);
+    if (se == 0) {
+      return new Interval(n, d, d, d);
+    }
+    double df = (va + vb) * (va + vb) / (va * va / (a.length - 1) + vb * vb / (b.length - 1));
     double half = tQuantile(df) * se;
-    return new Interval(n, Math.exp(d), Math.exp(d - half), Math.exp(d + half));
+    return new Interval(n, d, d - half, d + half);
   }
 
   /**

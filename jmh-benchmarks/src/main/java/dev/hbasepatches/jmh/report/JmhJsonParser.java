@@ -47,7 +47,7 @@ import org.openjdk.jmh.util.ListStatistics;
  * because the usual cause is pointing the writer at the wrong file, and a Gson stack trace
  * would not say which.
  */
-final class JmhJsonParser {
+public final class JmhJsonParser {
 
   /** Older JMH versions (before 1.24) prefixed secondary metric names with a middle dot. */
   private static final String OLD_SECONDARY_PREFIX = "\u00b7";
@@ -223,25 +223,49 @@ final class JmhJsonParser {
 
   /** Each fork's raw iteration values; empty when the metric has no well-formed raw data. */
   private static List<double[]> rawForks(JsonObject metric) {
-    List<double[]> out = new ArrayList<>();
+    if (metric == null) {
+      return new ArrayList<>();
+    }
+    try {
+      double[][] forks = forkIterations(metric, "");
+      for (double[] fork : forks) {
+        for (double v : fork) {
+          if (Double.isNaN(v)) {
+            return new ArrayList<>();
+          }
+        }
+      }
+      return new ArrayList<>(List.of(forks));
+    } catch (BadInputException e) {
+      return new ArrayList<>();
+    }
+  }
+
+  /**
+   * A metric's {@code rawData}: one array of iteration values per fork, in fork order. The one
+   * reader of JMH's per-fork data for the report, {@code Compare}, {@code AbbaPairs} and the
+   * per-change summaries.
+   *
+   * @throws BadInputException naming {@code where} if the metric has no {@code rawData} or it is
+   *     not an array of arrays of numbers
+   */
+  public static double[][] forkIterations(JsonObject metric, String where)
+    throws BadInputException {
     JsonElement data = metric == null ? null : metric.get("rawData");
     if (data == null || !data.isJsonArray()) {
-      return out;
+      throw new BadInputException(where + ": a metric without \"rawData\"");
     }
-    for (JsonElement fork : data.getAsJsonArray()) {
-      if (!fork.isJsonArray()) {
-        return new ArrayList<>();
+    JsonArray forks = data.getAsJsonArray();
+    double[][] out = new double[forks.size()][];
+    for (int f = 0; f < out.length; f++) {
+      if (!forks.get(f).isJsonArray()) {
+        throw new BadInputException(where + ": \"rawData\" is not an array of arrays");
       }
-      JsonArray its = fork.getAsJsonArray();
-      double[] v = new double[its.size()];
-      for (int i = 0; i < v.length; i++) {
-        JsonElement e = its.get(i);
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
-          return new ArrayList<>();
-        }
-        v[i] = e.getAsDouble();
+      JsonArray its = forks.get(f).getAsJsonArray();
+      out[f] = new double[its.size()];
+      for (int i = 0; i < out[f].length; i++) {
+        out[f][i] = number(its.get(i), "rawData[]", where);
       }
-      out.add(v);
     }
     return out;
   }
@@ -263,17 +287,13 @@ final class JmhJsonParser {
 
   /** A metric's raw iteration scores, all forks in order. */
   private static double[] raw(JsonObject metric, String where) throws BadInputException {
-    JsonElement data = metric.get("rawData");
-    if (data == null || !data.isJsonArray()) {
+    if (metric == null || !metric.has("rawData")) {
       throw new BadInputException(where + ": a CPU-time counter needs \"rawData\" to divide by");
     }
     List<Double> values = new ArrayList<>();
-    for (JsonElement fork : data.getAsJsonArray()) {
-      if (!fork.isJsonArray()) {
-        throw new BadInputException(where + ": \"rawData\" is not an array of arrays");
-      }
-      for (JsonElement v : fork.getAsJsonArray()) {
-        values.add(number(v, "rawData[]", where));
+    for (double[] fork : forkIterations(metric, where)) {
+      for (double v : fork) {
+        values.add(v);
       }
     }
     double[] out = new double[values.size()];

@@ -17,7 +17,9 @@
  */
 package dev.hbasepatches.jmh.timelinereads;
 
+import dev.hbasepatches.jmh.report.BadInputException;
 import dev.hbasepatches.jmh.report.ForkStats;
+import dev.hbasepatches.jmh.report.JmhJsonParser;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,6 @@ import java.nio.file.Paths;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
@@ -35,36 +36,25 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
 /**
  * Summarizes a {@link TimelineDecisionBenchmark} JSON run per fork: each fork's mean ns/op and
  * B/op, per mode the mean over forks with a 95% Student-t interval, and PATCHED minus UPSTREAM
- * with Welch's interval (the forks of two modes are not paired). Usage:
- * {@code java -cp benchmarks.jar dev.hbasepatches.jmh.timelinereads.DecisionCostSummary run.json}.
+ * with Welch's interval (the forks of two modes are not paired), all from {@link ForkStats}.
+ * Usage: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.timelinereads.DecisionCostSummary
+ * run.json}.
  */
 public final class DecisionCostSummary {
 
   private DecisionCostSummary() {
   }
 
-  /** Mean, 95% half-width and variance of the mean, over forks (ForkStats, the one method). */
-  static double[] interval(double[] xs) {
-    ForkStats.Interval i = ForkStats.mean(xs);
-    double half = (i.high() - i.low()) / 2;
-    double se = half / ForkStats.tQuantile(xs.length - 1);
-    return new double[] { i.estimate(), half, se * se };
+  private static double[] perFork(JsonObject metric, String where) throws BadInputException {
+    return ForkStats.forkMeans(JmhJsonParser.forkIterations(metric, where));
   }
 
-  private static double[] perFork(JsonObject metric) {
-    JsonArray forks = metric.getAsJsonArray("rawData");
-    double[][] its = new double[forks.size()][];
-    for (int f = 0; f < its.length; f++) {
-      JsonArray it = forks.get(f).getAsJsonArray();
-      its[f] = new double[it.size()];
-      for (int k = 0; k < its[f].length; k++) {
-        its[f][k] = it.get(k).getAsDouble();
-      }
-    }
-    return ForkStats.forkMeans(its);
+  private static String meanAndHalf(double[] forks) {
+    ForkStats.Interval i = ForkStats.mean(forks);
+    return String.format(Locale.ROOT, "%.1f ± %.1f", i.estimate(), (i.high() - i.low()) / 2);
   }
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, BadInputException {
     if (args.length != 1) {
       System.err.println("usage: DecisionCostSummary RUN.json");
       System.exit(2);
@@ -76,10 +66,10 @@ public final class DecisionCostSummary {
       for (JsonElement e : JsonParser.parseReader(r).getAsJsonArray()) {
         JsonObject o = e.getAsJsonObject();
         String mode = o.getAsJsonObject("params").get("mode").getAsString();
-        ns.put(mode, perFork(o.getAsJsonObject("primaryMetric")));
+        ns.put(mode, perFork(o.getAsJsonObject("primaryMetric"), file + " " + mode));
         JsonObject sec = o.getAsJsonObject("secondaryMetrics");
         if (sec != null && sec.has("gc.alloc.rate.norm")) {
-          bytes.put(mode, perFork(sec.getAsJsonObject("gc.alloc.rate.norm")));
+          bytes.put(mode, perFork(sec.getAsJsonObject("gc.alloc.rate.norm"), file + " " + mode));
         }
       }
     }
@@ -87,31 +77,20 @@ public final class DecisionCostSummary {
     sb.append("| mode | forks | ns/read per fork | ns/read mean ± 95% | B/read mean ± 95% |\n");
     sb.append("|---|---|---|---|---|\n");
     for (Map.Entry<String, double[]> m : ns.entrySet()) {
-      double[] ci = interval(m.getValue());
       StringBuilder forks = new StringBuilder();
       for (double x : m.getValue()) {
         forks.append(forks.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", x));
       }
-      double[] b = bytes.containsKey(m.getKey()) ? interval(bytes.get(m.getKey())) : null;
-      sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.1f ± %.1f | %s |%n", m.getKey(),
-        m.getValue().length, forks, ci[0], ci[1],
-        b == null ? "-" : String.format(Locale.ROOT, "%.1f ± %.1f", b[0], b[1])));
+      double[] b = bytes.get(m.getKey());
+      sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s |%n", m.getKey(),
+        m.getValue().length, forks, meanAndHalf(m.getValue()),
+        b == null ? "-" : meanAndHalf(b)));
     }
     if (ns.containsKey("PATCHED") && ns.containsKey("UPSTREAM")) {
-      double[] p = interval(ns.get("PATCHED"));
-      double[] u = interval(ns.get("UPSTREAM"));
-      int np = ns.get("PATCHED").length;
-      int nu = ns.get("UPSTREAM").length;
-      double vp = p[2];
-      double vu = u[2];
-      double df = (vp + vu) * (vp + vu)
-        / (vp * vp / (np - 1) + vu * vu / (nu - 1));
-      double t = ForkStats.tQuantile(df);
-      double diff = p[0] - u[0];
-      double half = t * Math.sqrt(vp + vu);
+      ForkStats.Interval d = ForkStats.difference(ns.get("PATCHED"), ns.get("UPSTREAM"));
       sb.append(String.format(Locale.ROOT,
-        "%nPATCHED - UPSTREAM: %.1f ns/read, 95%% interval [%.1f, %.1f] (Welch, df %.1f)%n",
-        diff, diff - half, diff + half, df));
+        "%nPATCHED - UPSTREAM: %.1f ns/read, 95%% interval [%.1f, %.1f] (Welch)%n",
+        d.estimate(), d.low(), d.high()));
     }
     System.out.print(sb);
   }

@@ -69,6 +69,19 @@ public class ForkStatsTest {
   }
 
   @Test
+  public void unpairedDifferenceIsWelchOnTheRawScale() {
+    // One side without spread: Welch's degrees of freedom fall to the other side's n - 1 = 4.
+    double[] b = { 10, 12, 11, 13, 9 };
+    double[] a = { 5, 5, 5, 5, 5 };
+    ForkStats.Interval d = ForkStats.difference(b, a);
+    assertEquals(6.0, d.estimate(), 1e-12);
+    double half = ForkStats.tQuantile(4) * Math.sqrt(2.5 / 5);
+    assertEquals(6.0 - half, d.low(), 1e-9);
+    assertEquals(6.0 + half, d.high(), 1e-9);
+    assertTrue(Double.isNaN(ForkStats.difference(new double[] { 1 }, a).low()));
+  }
+
+  @Test
   public void unpairedRatioWithOneForkHasNoInterval() {
     ForkStats.Interval r = ForkStats.ratio(new double[] { 4 }, new double[] { 2, 2 });
     assertEquals(2.0, r.estimate(), 1e-12);
