@@ -46,6 +46,11 @@ import java.util.Map;
  * gets a verdict: against {@code --target} (met / not met / inconclusive), else against 1.0
  * (above 1 / below 1 / contains 1). Fewer than {@link ForkStats#MIN_FORKS} pairs is said in the
  * verdict, since such a ratio is not to be quoted; against a target it is then inconclusive.
+ * <p>
+ * {@code --mean} reads plain values instead (one per fork: a share, a latency; zero and negative
+ * allowed), summarised by {@link ForkStats#mean} (arithmetic mean, 95% Student t interval), with
+ * {@code --at-most LIMIT} for a target where lower is better: met when the upper bound is at or
+ * under the limit, not met when the lower bound is above it, inconclusive otherwise.
  */
 public final class ForkStatsCli {
 
@@ -58,6 +63,8 @@ public final class ForkStatsCli {
 
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     Double target = null;
+    Double atMost = null;
+    boolean mean = false;
     boolean header = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -77,6 +84,22 @@ public final class ForkStatsCli {
         case "--no-header":
           header = false;
           break;
+        case "--mean":
+          mean = true;
+          break;
+        case "--at-most":
+          if (i + 1 >= args.length) {
+            return usage(err, "--at-most needs a limit");
+          }
+          try {
+            atMost = Double.parseDouble(args[++i]);
+          } catch (NumberFormatException e) {
+            atMost = Double.NaN;
+          }
+          if (!Double.isFinite(atMost)) {
+            return usage(err, "--at-most must be a number, got '" + args[i] + "'");
+          }
+          break;
         case "-h":
         case "--help":
           usage(out, null);
@@ -85,9 +108,12 @@ public final class ForkStatsCli {
           return usage(err, "unknown argument '" + args[i] + "'");
       }
     }
+    if (mean && target != null || !mean && atMost != null) {
+      return usage(err, "--target goes with ratios, --at-most with --mean");
+    }
     Map<String, List<Double>> samples;
     try {
-      samples = read(in);
+      samples = read(in, mean);
     } catch (BadInputException e) {
       err.println("ForkStatsCli: " + e.getMessage());
       return 1;
@@ -96,11 +122,13 @@ public final class ForkStatsCli {
       return 1;
     }
     if (header) {
-      out.println("| ratio | pairs | geometric mean | 95% interval | verdict |");
+      out.println(mean ? "| value | forks | mean | 95% interval | verdict |"
+        : "| ratio | pairs | geometric mean | 95% interval | verdict |");
       out.println("|---|---:|---:|---|---|");
     }
     for (Map.Entry<String, List<Double>> e : samples.entrySet()) {
-      out.println(row(e.getKey(), e.getValue(), target));
+      out.println(mean ? meanRow(e.getKey(), e.getValue(), atMost)
+        : row(e.getKey(), e.getValue(), target));
     }
     return 0;
   }
@@ -110,13 +138,20 @@ public final class ForkStatsCli {
       to.println("ForkStatsCli: " + problem);
     }
     to.println("Usage: ... | java -cp benchmarks.jar dev.hbasepatches.jmh.report.ForkStatsCli"
-      + " [--target RATIO] [--no-header]");
-    to.println("stdin: one LABEL<TAB>RATIO line per pair of forks (or per toggle fork)");
+      + " [--target RATIO | --mean [--at-most LIMIT]] [--no-header]");
+    to.println("stdin: one LABEL<TAB>RATIO line per pair of forks (or per toggle fork),"
+      + " or with --mean one LABEL<TAB>VALUE line per fork");
     return problem == null ? 0 : 2;
   }
 
   /** The samples of the input, by label in order of first appearance. */
   static Map<String, List<Double>> read(InputStream in) throws IOException, BadInputException {
+    return read(in, false);
+  }
+
+  /** As {@link #read(InputStream)}; with {@code anyNumber} values need only be finite. */
+  static Map<String, List<Double>> read(InputStream in, boolean anyNumber)
+    throws IOException, BadInputException {
     Map<String, List<Double>> out = new LinkedHashMap<>();
     BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
     String line;
@@ -138,7 +173,11 @@ public final class ForkStatsCli {
       } catch (NumberFormatException e) {
         v = Double.NaN;
       }
-      if (!(v > 0) || Double.isInfinite(v)) {
+      if (anyNumber && !Double.isFinite(v)) {
+        throw new BadInputException("line " + n + ": a value must be a finite number, got '"
+          + value + "' for " + label);
+      }
+      if (!anyNumber && (!(v > 0) || Double.isInfinite(v))) {
         throw new BadInputException("line " + n + ": a ratio must be a positive number, got '"
           + value + "' for " + label);
       }
@@ -156,6 +195,32 @@ public final class ForkStatsCli {
     ForkStats.Interval r = ForkStats.pairedRatio(v);
     return String.format(Locale.ROOT, "| %s | %d | %s | %s | %s |", label, r.n(),
       Compare.sig3(r.estimate()), interval(r), verdict(r, target));
+  }
+
+  /** One Markdown row for plain values: label, forks, mean, 95% interval, verdict. */
+  static String meanRow(String label, List<Double> values, Double atMost) {
+    double[] v = new double[values.size()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = values.get(i);
+    }
+    ForkStats.Interval r = ForkStats.mean(v);
+    String verdict;
+    if (atMost == null) {
+      verdict = "-";
+    } else if (!r.quotable() || !Double.isFinite(r.high())) {
+      verdict = ForkStats.Verdict.INCONCLUSIVE.toString();
+    } else if (r.high() <= atMost) {
+      verdict = ForkStats.Verdict.MET + " (at most " + Compare.sig3(atMost) + ")";
+    } else if (r.low() > atMost) {
+      verdict = ForkStats.Verdict.NOT_MET + " (at most " + Compare.sig3(atMost) + ")";
+    } else {
+      verdict = ForkStats.Verdict.INCONCLUSIVE + " (at most " + Compare.sig3(atMost) + ")";
+    }
+    if (!r.quotable()) {
+      verdict += " (" + r.n() + " < " + ForkStats.MIN_FORKS + ": not quotable)";
+    }
+    return String.format(Locale.ROOT, "| %s | %d | %s | %s | %s |", label, r.n(),
+      Compare.sig3(r.estimate()), interval(r), verdict);
   }
 
   static String interval(ForkStats.Interval r) {

@@ -78,4 +78,25 @@ public class ForkStatsCliTest {
     assertEquals("2", r[0]);
     assertTrue(r[2], r[2].contains("--target must be a positive ratio"));
   }
+
+  @Test
+  public void meanOfPlainValuesWithAnUpperLimit() {
+    // Shares per fork, zeros allowed: the arithmetic mean and ForkStats' t interval.
+    String in = "share\t0.0\nshare\t0.5\nshare\t1.0\nshare\t0.5\nshare\t0.0\n";
+    ForkStats.Interval expected = ForkStats.mean(new double[] { 0, 0.5, 1, 0.5, 0 });
+    String[] r = run(in, "--mean", "--at-most", "3");
+    assertEquals(r[2], "0", r[0]);
+    String[] lines = r[1].split("\n");
+    assertEquals("| value | forks | mean | 95% interval | verdict |", lines[0]);
+    assertEquals("| share | 5 | 0.4 | " + Compare.sig3(expected.low()) + " to "
+      + Compare.sig3(expected.high()) + " | met (at most 3) |", lines[2]);
+    assertTrue(run(in, "--mean", "--at-most", "0.5")[1].contains("| inconclusive (at most 0.5) |"));
+    assertTrue(run(in, "--mean", "--at-most", "-1")[1].contains("| not met (at most -1) |"));
+    assertTrue(run(in, "--mean")[1].contains("| - |"));
+    assertEquals("2", run(in, "--mean", "--target", "1")[0]);
+    assertEquals("2", run(in, "--at-most", "1")[0]);
+    String[] bad = run("x\tNaN\n", "--mean");
+    assertEquals("1", bad[0]);
+    assertTrue(bad[2], bad[2].contains("a value must be a finite number"));
+  }
 }
