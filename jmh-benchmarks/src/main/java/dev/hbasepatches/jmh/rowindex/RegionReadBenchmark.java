@@ -19,19 +19,10 @@ package dev.hbasepatches.jmh.rowindex;
 
 import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
-import dev.hbasepatches.rowindex.RowIndexEncoder;
 import dev.hbasepatches.rowindex.RowIndexInstaller;
 import dev.hbasepatches.rowindex.SeedTableData;
-import dev.hbasepatches.testkit.LocalRegion;
 import java.io.IOException;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -60,7 +51,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * same deleted data.</li>
  * </ul>
  * {@code mode}: BASELINE is the {@code baseline} encoding (NONE, PREFIX or FAST_DIFF), UPSTREAM is
- * ROW_INDEX_V1 with HBase's codec, PATCHED is ROW_INDEX_V1 with {@link RowIndexEncoder}
+ * ROW_INDEX_V1 with HBase's codec, PATCHED is ROW_INDEX_V1 with {@code RowIndexEncoder}
  * installed for this fork's JVM (setup installs or takes it back per trial, so a fork never
  * measures the wrong one). {@code cache}: {@code cached} reads a warmed on-heap block cache;
  * {@code files} runs with no block cache, so every block is read and decoded from the HFile each
@@ -100,9 +91,7 @@ public class RegionReadBenchmark extends HBaseBenchmark {
   @Param({ "42" })
   public long seed;
 
-  private LocalRegion region;
-  private byte[][] getRows;
-  private int next;
+  private RegionReadWorkload reads;
 
   /**
    * Cells returned, reported by JMH per second beside the op rate, and the process CPU time of the
@@ -132,106 +121,29 @@ public class RegionReadBenchmark extends HBaseBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    DataBlockEncoding encoding;
-    switch (mode) {
-      case PATCHED:
-        RowIndexInstaller.install();
-        encoding = DataBlockEncoding.ROW_INDEX_V1;
-        break;
-      case UPSTREAM:
-        RowIndexInstaller.uninstall();
-        encoding = DataBlockEncoding.ROW_INDEX_V1;
-        break;
-      default:
-        RowIndexInstaller.uninstall();
-        encoding = DataBlockEncoding.valueOf(baseline);
-    }
-    boolean cached;
-    if ("cached".equals(cache)) {
-      cached = true;
-    } else if ("files".equals(cache)) {
-      cached = false;
-    } else {
-      throw new IllegalArgumentException("cache must be cached or files, was " + cache);
-    }
     long start = System.nanoTime();
-    region = LocalRegion.builder("rowindex_" + workload).family(
-      Bytes.toString(SeedTableData.FAMILY)).encoding(encoding).blockSize(64 * 1024)
-      .blockCacheBytes(cached ? 512L * 1024 * 1024 : 0).build();
-    region.writeAndFlush(SeedTableData.puts(rows, seed));
-    if (workload.endsWith("Deleted999")) {
-      region.writeAndFlush(SeedTableData.deleteAllBut(rows, 1000));
-    } else if (!isKnownWorkload(workload)) {
-      throw new IllegalArgumentException("unknown workload " + workload);
-    }
-    if (cached) {
-      region.warm();
-    }
-    Random rnd = new Random(seed);
-    getRows = new byte[4096][];
-    for (int i = 0; i < getRows.length; i++) {
-      getRows[i] = SeedTableData.rowKey(rnd.nextInt(rows));
-    }
-    boolean ours = DataBlockEncoding.ROW_INDEX_V1.getEncoder() instanceof RowIndexEncoder;
-    if (ours != (mode == Mode.PATCHED)) {
-      throw new IllegalStateException("mode " + mode + " but the installed ROW_INDEX_V1 encoder is "
-        + DataBlockEncoding.ROW_INDEX_V1.getEncoder());
-    }
-    long returned = runOnce(null);
-    System.out.printf("# %s %s mode=%s encoding=%s rows=%d files=%d returnedCells=%d "
-      + "setup=%.1fs%n", workload, cache, mode, encoding, rows,
-      region.storeFileCount(SeedTableData.FAMILY), returned, (System.nanoTime() - start) / 1e9);
-  }
-
-  private static boolean isKnownWorkload(String w) {
-    return w.equals("randomGet") || w.equals("reverseScan100") || w.equals("fullScan");
+    reads = RegionReadWorkload.open("rowindex_" + workload, mode, baseline, workload, cache, rows,
+      seed);
+    long returned = reads.runOnce(x -> { });
+    System.out.printf("# %s %s mode=%s rows=%d files=%d returnedCells=%d setup=%.1fs%n",
+      workload, cache, mode, rows, reads.region().storeFileCount(SeedTableData.FAMILY), returned,
+      (System.nanoTime() - start) / 1e9);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     try {
-      if (region != null) {
-        region.close();
+      if (reads != null) {
+        reads.close();
       }
     } finally {
       RowIndexInstaller.uninstall();
     }
   }
 
-  private long runOnce(Blackhole bh) throws IOException {
-    switch (workload) {
-      case "randomGet": {
-        Result r = region.region().get(new Get(getRows[next++ & (getRows.length - 1)]));
-        if (bh != null) {
-          bh.consume(r);
-        }
-        return r.size();
-      }
-      case "reverseScan100":
-        return scan(new Scan().withStartRow(getRows[next++ & (getRows.length - 1)])
-          .setReversed(true), 100, bh);
-      case "fullScan":
-        return scan(new Scan(), Integer.MAX_VALUE, bh);
-      case "countDeleted999":
-        return scan(new Scan().setFilter(new FirstKeyOnlyFilter()), Integer.MAX_VALUE, bh);
-      case "reverseScanDeleted999":
-        return scan(new Scan().setReversed(true), 100, bh);
-      default:
-        throw new IllegalArgumentException("unknown workload " + workload);
-    }
-  }
-
-  /**
-   * Runs the scan for at most {@code maxRows} rows (a RegionScanner hands out one row per
-   * {@code next}; {@code Scan.setLimit} is applied by the RPC layer, not by the region).
-   */
-  private long scan(Scan scan, int maxRows, Blackhole bh) throws IOException {
-    return region.scan(scan, maxRows, bh == null ? batch -> { } : bh::consume);
-  }
-
   @Benchmark
   public long read(Blackhole bh, Returned counter) throws IOException {
-    long n = runOnce(bh);
+    long n = reads.runOnce(bh::consume);
     counter.cells += n;
     return n;
   }
