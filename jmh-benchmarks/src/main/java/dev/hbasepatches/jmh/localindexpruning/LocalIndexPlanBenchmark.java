@@ -17,7 +17,7 @@
  */
 package dev.hbasepatches.jmh.localindexpruning;
 
-import dev.hbasepatches.jmh.CpuTime;
+import dev.hbasepatches.jmh.IterationCpu;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.localindex.LocalIndexMode;
 import dev.hbasepatches.localindex.LocalIndexQueryExecutor;
@@ -31,7 +31,6 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.client.Scan;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -163,28 +162,9 @@ public class LocalIndexPlanBenchmark extends HBaseBenchmark {
     }
   }
 
-  /** CPU time of each iteration, all of the JVM's threads (GC and JIT included). */
-  @AuxCounters(AuxCounters.Type.OPERATIONS)
-  @State(Scope.Thread)
-  public static class Cpu {
-    public long cpuNanos;
-    private long cpuStart;
-
-    @Setup(Level.Iteration)
-    public void reset() {
-      cpuNanos = 0;
-      cpuStart = CpuTime.processNanos();
-    }
-
-    @TearDown(Level.Iteration)
-    public void stop() {
-      cpuNanos = CpuTime.processNanos() - cpuStart;
-    }
-  }
-
   /** Plans the query; returns how many scans it plans, so nothing is optimized away. */
   @Benchmark
-  public int plan(Cpu cpu) throws SQLException {
+  public int plan(IterationCpu cpu) throws SQLException {
     LocalIndexQueryExecutor.Planned planned = executor.planScans(statement);
     int scans = 0;
     for (List<Scan> group : planned.plan.getScans()) {
@@ -195,7 +175,7 @@ public class LocalIndexPlanBenchmark extends HBaseBenchmark {
 
   /** Plans the scans of the plan compiled in set-up again: the region selection step alone. */
   @Benchmark
-  public int select(Cpu cpu) throws SQLException {
+  public int select(IterationCpu cpu) throws SQLException {
     LocalIndexQueryExecutor.Planned planned = compiled.replanScans();
     int scans = 0;
     for (List<Scan> group : planned.plan.getScans()) {
