@@ -58,8 +58,10 @@ public class PerfCommandsTest {
   public static Collection<Object[]> commands() {
     List<Object[]> list = new ArrayList<>();
     for (Command c : Command.values()) {
-      // The suites run several commands each; SeedTableTest and CachedReadsOffHeapTest.
-      if (c != Command.SEED_TABLE && c != Command.CACHED_READS && c.kind() != Command.Kind.YCSB) {
+      // The suites run several commands each; SeedTableTest, CachedReadsOffHeapTest and the
+      // scenario tests.
+      if (c != Command.SEED_TABLE && c != Command.CACHED_READS && c.kind() != Command.Kind.YCSB
+        && !c.isScenario()) {
         list.add(new Object[] { c });
       }
     }
