@@ -183,6 +183,7 @@ public class PerfCommandsTest {
     }
     switch (command) {
       case RANDOM_WRITE:
+      case ASYNC_RANDOM_WRITE:
         // Random keys repeat: every distinct row written is there, and nothing else.
         assertEquals(checked, rows);
         break;
@@ -205,7 +206,9 @@ public class PerfCommandsTest {
         assertEquals(mutate ? ROWS : TOTAL, rows);
     }
     if (Arrays.asList(Command.SEQUENTIAL_WRITE, Command.SEQUENTIAL_READ, Command.RANDOM_READ,
-      Command.SCAN, Command.REVERSE_SCAN, Command.SEQUENTIAL_DELETE).contains(command)) {
+      Command.SCAN, Command.REVERSE_SCAN, Command.SEQUENTIAL_DELETE,
+      Command.ASYNC_SEQUENTIAL_WRITE, Command.ASYNC_SEQUENTIAL_READ, Command.ASYNC_RANDOM_READ,
+      Command.ASYNC_SCAN).contains(command)) {
       assertEquals(TOTAL, checked);
     }
     if (mutate) {
