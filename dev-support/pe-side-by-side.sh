@@ -28,6 +28,8 @@
 #   PE_COMMANDS  commands (default: sequentialWrite randomRead scan), PE's names
 #   PE_CLIENTS   client counts (default: 1 2)
 #   PE_OPTS      more options given to both tools (e.g. --valueSize=100)
+#   HBASE_PERF_JAR  the tool's jar (default hbase-perf/target/hbase-perf.jar; a classpath works)
+#   PE_JARS      where PE's jars are fetched to (default hbase-perf/target/pe)
 #
 # The cluster is hbase-perf's embedded one (dev.hbasepatches.perf.ServeCluster: one region
 # server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. Before
@@ -44,9 +46,9 @@ commands=(${PE_COMMANDS:-sequentialWrite randomRead scan})
 clients=(${PE_CLIENTS:-1 2})
 extra=(${PE_OPTS:-})
 lock=/tmp/hbasepatches-jmh.lock
-jar="$root/hbase-perf/target/hbase-perf.jar"
-pe_dir="$root/hbase-perf/target/pe"
-if [[ ! -f "$jar" ]]; then
+jar="${HBASE_PERF_JAR:-$root/hbase-perf/target/hbase-perf.jar}"
+pe_dir="${PE_JARS:-$root/hbase-perf/target/pe}"
+if [[ "$jar" != *:* && ! -f "$jar" ]]; then
   echo "pe-side-by-side.sh: no $jar; build it: mvn -B package -DskipTests -pl hbase-perf -am" >&2
   exit 2
 fi
