@@ -113,6 +113,8 @@ final class ReplicaFailover {
     final int[] outcome;
     long faultNanos = -1;
     String faultWhat = "";
+    /** The region server the fault hit, by its index in the minicluster, or -1. */
+    int faultedServer = -1;
     String readerStats = "";
 
     Arm(ChangeMode mode, int reads) {
@@ -174,7 +176,12 @@ final class ReplicaFailover {
         continue;
       }
       restore(name);
-      arms.add(runArm(name, mode));
+      Arm arm = runArm(name, mode);
+      arms.add(arm);
+      if (arm.faultedServer >= 0) {
+        // The next restore counts live servers: this one must be gone first.
+        mini().waitOnRegionServer(arm.faultedServer);
+      }
     }
     return report(arms, notRun);
   }
@@ -201,7 +208,7 @@ final class ReplicaFailover {
     MiniHBaseCluster mini = mini();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     try {
-      while (mini.getLiveRegionServerThreads().size() < SERVERS) {
+      while (liveServers(mini) < SERVERS) {
         notes.println("replicaFailover: starting a region server to replace the stopped one");
         mini.startRegionServer().waitForServerOnline();
       }
@@ -210,6 +217,9 @@ final class ReplicaFailover {
       List<ServerName> targets = new ArrayList<>();
       for (RegionServerThread t : mini.getLiveRegionServerThreads()) {
         ServerName s = t.getRegionServer().getServerName();
+        if (t.getRegionServer().isAborted() || t.getRegionServer().isStopped()) {
+          continue;
+        }
         if (!s.equals(meta)) {
           targets.add(s);
         }
@@ -235,6 +245,16 @@ final class ReplicaFailover {
       Thread.currentThread().interrupt();
       throw ToolFailure.cluster("interrupted while restoring the cluster");
     }
+  }
+
+  private static int liveServers(MiniHBaseCluster mini) {
+    int live = 0;
+    for (RegionServerThread t : mini.getLiveRegionServerThreads()) {
+      if (!t.getRegionServer().isAborted() && !t.getRegionServer().isStopped()) {
+        live++;
+      }
+    }
+    return live;
   }
 
   private void waitForReplicas(TableName name, long deadline) throws InterruptedException {
@@ -373,7 +393,7 @@ final class ReplicaFailover {
         if (!faulted && intended >= faultAt) {
           sleepUntil(t0 + faultAt);
           arm.faultNanos = System.nanoTime() - t0;
-          arm.faultWhat = fault(name);
+          arm.faultWhat = fault(name, arm);
           faulted = true;
         }
         sleepUntil(t0 + intended);
@@ -429,7 +449,7 @@ final class ReplicaFailover {
   }
 
   /** Aborts or stops the server holding the primary of the table's first region. */
-  private String fault(TableName name) {
+  private String fault(TableName name, Arm arm) {
     try (RegionLocator l = run.connection().getRegionLocator(name)) {
       ServerName primary = l.getRegionLocation(RowKeys.key(0), 0, true).getServerName();
       MiniHBaseCluster mini = mini();
@@ -442,6 +462,7 @@ final class ReplicaFailover {
           } else {
             mini.abortRegionServer(i);
           }
+          arm.faultedServer = i;
           return options.fault + " of " + primary.toShortString();
         }
       }
