@@ -47,7 +47,7 @@ public class EncodingCompressionScenarioTest {
   @ClassRule
   public static final TemporaryFolder DIR = new TemporaryFolder();
 
-  @Test(timeout = 300_000)
+  @Test(timeout = 600_000)
   public void writesOneRowPerEncodingAndCodecWithFootprintAndSpeeds() throws Exception {
     Path dir = DIR.getRoot().toPath();
     ToolRun r = ToolRun.plain(TestCluster.embedded("--rows=200", "--table=encmatrix",
