@@ -70,13 +70,18 @@ abstract class ClientWorkload implements Closeable {
     switch (ctx.command) {
       case SEQUENTIAL_WRITE:
       case RANDOM_WRITE:
+      case ASYNC_SEQUENTIAL_WRITE:
+      case ASYNC_RANDOM_WRITE:
         return new WriteWorkload(ctx, client);
       case SEQUENTIAL_READ:
       case RANDOM_READ:
       case RANDOM_READ_MEM:
+      case ASYNC_SEQUENTIAL_READ:
+      case ASYNC_RANDOM_READ:
         return new GetWorkload(ctx, client);
       case SCAN:
       case REVERSE_SCAN:
+      case ASYNC_SCAN:
         return new FullScanWorkload(ctx, client);
       case SCAN_RANGE_10:
       case SCAN_RANGE_100:

@@ -35,6 +35,14 @@ public enum Command {
   RANDOM_READ_MEM("randomReadMem", Kind.READ,
     "randomRead on a second, IN_MEMORY table (<table>Mem) warmed into the block cache first"),
   SCAN("scan", Kind.SCAN, "one scanner over each client's rows; one operation = one row"),
+  ASYNC_SEQUENTIAL_WRITE("asyncSequentialWrite", Kind.WRITE,
+    "sequentialWrite through the AsyncConnection (AsyncBufferedMutator, or one put per call "
+      + "with --autoFlush)"),
+  ASYNC_RANDOM_WRITE("asyncRandomWrite", Kind.WRITE, "randomWrite through the AsyncConnection"),
+  ASYNC_SEQUENTIAL_READ("asyncSequentialRead", Kind.READ,
+    "sequentialRead through the AsyncConnection (each client waits for its Get, as hbase pe)"),
+  ASYNC_RANDOM_READ("asyncRandomRead", Kind.READ, "randomRead through the AsyncConnection"),
+  ASYNC_SCAN("asyncScan", Kind.SCAN, "scan through the AsyncConnection's scanner"),
   SCAN_RANGE_10("scanRange10", Kind.SCAN, "open a scanner at a random row, read 10 rows"),
   SCAN_RANGE_100("scanRange100", Kind.SCAN, "open a scanner at a random row, read 100 rows"),
   SCAN_RANGE_1000("scanRange1000", Kind.SCAN, "open a scanner at a random row, read 1000 rows"),
@@ -72,7 +80,27 @@ public enum Command {
     "the seed's six experiments with 1,000-byte rows, next to HBase 0.19 and BigTable"),
   CACHED_READS("cachedReads", Kind.SUITE,
     "load, warm every block into the block cache, then randomRead and 100-row multi-gets "
-      + "(the off-heap read path's experiment, HBASE-11425)");
+      + "(the off-heap read path's experiment, HBASE-11425)"),
+  ENCODING_COMPRESSION("encodingCompression", Kind.SUITE,
+    "every --encodings x --compressions table: store file bytes, scan rows/s, get ops/s (seeds "
+      + "000, 003); writes a .md and .csv table to --reportDir"),
+  REPLICA_FAILOVER("replicaFailover", Kind.SUITE,
+    "3 region servers, 3 replicas, open-loop reads at --rate; the primary's server aborted (or "
+      + "--fault=stop) mid-run; latency over time per mode BASELINE (STRONG), UPSTREAM (TIMELINE),"
+      + " PATCHED (timeline-reads' reader) (seed 004)"),
+  THROTTLED_USERS("throttledUsers", Kind.SUITE,
+    "two users read at once, one throttled to --throttle: ops/s, latency and refusals per user "
+      + "(seed 004's quota experiment; --changes=quotas for the module's limiter)");
+
+  /** Whether the command goes through the AsyncConnection, as hbase pe's async* commands. */
+  public boolean isAsync() {
+    return cliName.startsWith("async");
+  }
+
+  /** The named scenarios: each runs on its own and writes a table to --reportDir. */
+  public boolean isScenario() {
+    return this == ENCODING_COMPRESSION || this == REPLICA_FAILOVER || this == THROTTLED_USERS;
+  }
 
   /** What a command does to the table; decides loading, flushing and verification. */
   public enum Kind {

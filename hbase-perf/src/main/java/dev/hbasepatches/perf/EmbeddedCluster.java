@@ -75,6 +75,12 @@ final class EmbeddedCluster implements ClusterSession {
           (a, b) -> k.equals(ChangeModules.COPROCESSORS_KEY) ? a + "," + b : b));
       }
     }
+    if (o.commands.contains(Command.REPLICA_FAILOVER)) {
+      s.putAll(ReplicaFailover.SERVER_SETTINGS);
+    }
+    if (o.commands.contains(Command.THROTTLED_USERS)) {
+      s.putAll(ThrottledUsers.SERVER_SETTINGS);
+    }
     s.putAll(o.settings);
     return s;
   }

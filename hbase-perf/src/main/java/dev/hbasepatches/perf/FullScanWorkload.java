@@ -61,7 +61,8 @@ final class FullScanWorkload extends ClientWorkload {
     } else {
       scan.withStartRow(RowKeys.key(first), true).withStopRow(RowKeys.key(last + 1), false);
     }
-    scanner = table.getScanner(scan);
+    scanner = ctx.command.isAsync() ? ctx.asyncConnection().getTable(ctx.table).getScanner(scan)
+      : table.getScanner(scan);
     rowsFromScanner = 0;
     expected = reversed ? last : first;
   }

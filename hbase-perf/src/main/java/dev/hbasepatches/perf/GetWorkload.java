@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
@@ -38,10 +39,13 @@ final class GetWorkload extends ClientWorkload {
   private final long[] rows;
   private Result[] results;
   private Table table;
+  /** The async* commands' table: each Get is sent and waited for, as hbase pe does. */
+  private AsyncTable<?> asyncTable;
 
   GetWorkload(RunContext ctx, int client) {
     super(ctx, client);
-    this.random = ctx.command != Command.SEQUENTIAL_READ;
+    this.random = ctx.command != Command.SEQUENTIAL_READ
+      && ctx.command != Command.ASYNC_SEQUENTIAL_READ;
     this.cursor = new SequentialCursor(ctx.firstRow(client), ctx.options.rows);
     this.keys = ctx.keyChooser(client);
     this.sampler = new SplittableRandom(RowShape.mix(ctx.options.seed + client + 1));
@@ -50,7 +54,11 @@ final class GetWorkload extends ClientWorkload {
 
   @Override
   void open() throws IOException {
-    table = ctx.connection.getTable(ctx.table);
+    if (ctx.command.isAsync()) {
+      asyncTable = ctx.asyncConnection().getTable(ctx.table);
+    } else {
+      table = ctx.connection.getTable(ctx.table);
+    }
   }
 
   private long nextRow() {
@@ -73,7 +81,17 @@ final class GetWorkload extends ClientWorkload {
     for (int k = 0; k < rows.length; k++) {
       rows[k] = nextRow();
     }
-    if (rows.length == 1) {
+    if (asyncTable != null) {
+      if (rows.length == 1) {
+        results = new Result[] { AsyncCalls.await(asyncTable.get(ctx.get(rows[0]))) };
+      } else {
+        List<Get> gets = new ArrayList<>(rows.length);
+        for (long row : rows) {
+          gets.add(ctx.get(row));
+        }
+        results = AsyncCalls.await(asyncTable.getAll(gets)).toArray(new Result[0]);
+      }
+    } else if (rows.length == 1) {
       results = new Result[] { table.get(ctx.get(rows[0])) };
     } else {
       List<Get> gets = new ArrayList<>(rows.length);

@@ -115,6 +115,11 @@ final class LocalMiniCluster {
     return util;
   }
 
+  /** The running cluster's testing utility, for scenarios that stop and start servers. */
+  HBaseTestingUtility util() {
+    return running();
+  }
+
   Configuration conf() {
     return running().getConfiguration();
   }

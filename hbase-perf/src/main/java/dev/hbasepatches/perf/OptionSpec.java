@@ -41,6 +41,7 @@ final class OptionSpec {
   private static final String RUN = "How long and how fast";
   private static final String OUTPUT = "Checks and output";
   private static final String CLUSTER = "Cluster";
+  private static final String SCENARIOS = "Scenarios";
 
   private final String group;
   private final String name;
@@ -175,6 +176,23 @@ final class OptionSpec {
         o.changeMode = PerfOptions.ChangeMode.PATCHED;
       }
     }),
+    value(SCENARIOS, "reportDir", "DIR", "where scenarios write their .md and .csv tables "
+      + "(default hbase-perf-results)", (o, v) -> o.reportDir = nonEmpty("--reportDir", v)),
+    value(SCENARIOS, "encodings", "LIST", "encodingCompression's encodings (default none,prefix,"
+      + "diff,fast_diff,row_index_v1)", (o, v) -> PerfArgsParser.setList(o.encodings,
+        "--encodings", v, DataBlockEncoding.class)),
+    value(SCENARIOS, "compressions", "LIST", "encodingCompression's codecs (default none,snappy,"
+      + "gz,zstd)", (o, v) -> PerfArgsParser.setList(o.compressions, "--compressions", v,
+        Compression.Algorithm.class)),
+    value(SCENARIOS, "fault", "KIND", "replicaFailover: abort (default) or stop the primary's "
+      + "region server", (o, v) -> o.fault = PerfArgsParser.fault(v)),
+    value(SCENARIOS, "faultAfter", "TIME", "replicaFailover: when in each run (default 30% of "
+      + "--duration)", (o, v) -> o.faultAfter = ValueParsers.duration("--faultAfter", v, false)),
+    value(SCENARIOS, "failoverModes", "LIST", "replicaFailover: modes in run order (default "
+      + "baseline,upstream,patched)", PerfArgsParser::setFailoverModes),
+    value(SCENARIOS, "throttle", "LIMIT", "throttledUsers: the throttled user's request limit "
+      + "(default 50req/sec; also 1000req/min)", (o, v) -> o.throttle = PerfArgsParser.throttle(v)),
+
     flag(CLUSTER, "nomapred", "accepted for hbase pe habits; clients are always threads here",
       (o, b) -> { }));
 

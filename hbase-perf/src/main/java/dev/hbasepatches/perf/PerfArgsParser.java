@@ -180,6 +180,25 @@ public final class PerfArgsParser {
       throw ToolFailure.usage("cachedReads runs its own load, warm-up and reads; give it on its "
         + "own");
     }
+    for (Command c : o.commands) {
+      if (c.isScenario() && o.commands.size() > 1) {
+        throw ToolFailure.usage(c.cliName() + " is a scenario that runs its own commands; give "
+          + "it on its own");
+      }
+      if (c.isScenario() && !o.embedded()) {
+        throw ToolFailure.usage(c.cliName() + " runs on the embedded cluster only (it measures "
+          + "store files, or stops region servers); drop --zk / --siteXml");
+      }
+    }
+    if (o.commands.contains(Command.REPLICA_FAILOVER)) {
+      if (o.regionServers == 1) {
+        o.regionServers = ReplicaFailover.SERVERS;
+      } else if (o.regionServers < ReplicaFailover.SERVERS) {
+        throw ToolFailure.usage("replicaFailover needs --regionServers of at least "
+          + ReplicaFailover.SERVERS + " (one per replica)");
+      }
+      o.replicas = ReplicaFailover.SERVERS;
+    }
     if (o.commands.contains(Command.CACHED_READS) && o.totalRows() < CachedReads.MULTI_GET) {
       throw ToolFailure.usage("cachedReads multi-gets " + CachedReads.MULTI_GET + " rows at a "
         + "time; use --rows x nclients of at least that");
@@ -218,7 +237,8 @@ public final class PerfArgsParser {
     }
     boolean writes = o.commands.stream().anyMatch(Command::writesRows)
       || o.commands.contains(Command.SEED_TABLE)
-      || o.commands.contains(Command.CACHED_READS);
+      || o.commands.contains(Command.CACHED_READS)
+      || o.commands.contains(Command.ENCODING_COMPRESSION);
     if (o.verify && writes && o.totalRows() > RowSet.MAX_ROWS) {
       throw ToolFailure.usage("--verify of writes keeps a bit per row; use at most "
         + RowSet.MAX_ROWS + " rows x nclients");
@@ -279,6 +299,52 @@ public final class PerfArgsParser {
 
   static void setKeys(PerfOptions o, String v) {
     o.keyDistribution = ValueParsers.choice("keys", v, KeyDistribution.class);
+  }
+
+  /** Replaces {@code list} with the comma-separated enum names in {@code v}, checked. */
+  static <E extends Enum<E>> void setList(List<String> list, String option, String v,
+    Class<E> type) {
+    List<String> names = new ArrayList<>();
+    for (String part : v.split(",")) {
+      String name = ValueParsers.choice(option, part.trim(), type).name();
+      if (names.contains(name)) {
+        throw ToolFailure.usage(option + " names " + name + " twice");
+      }
+      names.add(name);
+    }
+    list.clear();
+    list.addAll(names);
+  }
+
+  static void setFailoverModes(PerfOptions o, String v) {
+    List<ChangeMode> modes = new ArrayList<>();
+    for (String part : v.split(",")) {
+      ChangeMode m = ValueParsers.choice("--failoverModes", part.trim(), ChangeMode.class);
+      if (modes.contains(m)) {
+        throw ToolFailure.usage("--failoverModes names " + m + " twice");
+      }
+      modes.add(m);
+    }
+    o.failoverModes.clear();
+    o.failoverModes.addAll(modes);
+  }
+
+  static String fault(String v) {
+    String f = v.trim().toLowerCase(Locale.ROOT);
+    if (!f.equals("abort") && !f.equals("stop")) {
+      throw ToolFailure.usage("--fault must be abort or stop, not '" + v + "'");
+    }
+    return f;
+  }
+
+  /** A request limit as set_quota writes it: N req/sec|min|hour|day. */
+  static String throttle(String v) {
+    String t = v.trim().toLowerCase(Locale.ROOT).replace(" ", "");
+    if (!t.matches("[1-9][0-9]{0,8}req/(sec|min|hour|day)")) {
+      throw ToolFailure.usage("--throttle must look like 50req/sec (req per sec, min, hour or "
+        + "day), not '" + v + "'");
+    }
+    return t;
   }
 
   static void setChangeMode(PerfOptions o, String v) {

@@ -107,6 +107,22 @@ public final class PerfOptions {
   Duration progressInterval;
   boolean verbose;
 
+  // The named scenarios.
+  /** Where scenarios write their markdown and CSV tables. */
+  String reportDir = "hbase-perf-results";
+  /** encodingCompression's encodings and codecs, in table order. */
+  final List<String> encodings = new ArrayList<>(List.of("NONE", "PREFIX", "DIFF", "FAST_DIFF",
+    "ROW_INDEX_V1"));
+  final List<String> compressions = new ArrayList<>(List.of("NONE", "SNAPPY", "GZ", "ZSTD"));
+  /** replicaFailover: what happens to the primary's server, and when. */
+  String fault = "abort";
+  Duration faultAfter;
+  /** replicaFailover: the modes, in run order. */
+  final List<ChangeMode> failoverModes = new ArrayList<>(List.of(ChangeMode.BASELINE,
+    ChangeMode.UPSTREAM, ChangeMode.PATCHED));
+  /** throttledUsers: the throttled user's limit, as for set_quota (e.g. 50req/sec). */
+  String throttle = "50req/sec";
+
   // The cluster.
   int regionServers = 1;
   String zkQuorum;

@@ -23,7 +23,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.hbase.TableName;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -38,17 +43,20 @@ final class PerfRun {
 
   private final PerfOptions options;
   private final Connection connection;
+  private final ClusterSession cluster;
   private final TableManager tables;
   private final CommandRunner runner;
   private final PrintStream notes;
   private final List<CommandResult> results = new ArrayList<>();
   private SeedTable seedTable;
+  private AsyncConnection async;
+  private final List<ScenarioReport> scenarioReports = new ArrayList<>();
 
-  PerfRun(PerfOptions options, Connection connection, boolean embedded, PrintStream notes,
-    boolean terminal) {
+  PerfRun(PerfOptions options, ClusterSession cluster, PrintStream notes, boolean terminal) {
     this.options = options;
-    this.connection = connection;
-    this.tables = new TableManager(connection, options, embedded, notes);
+    this.cluster = cluster;
+    this.connection = cluster.connection();
+    this.tables = new TableManager(connection, options, cluster.embedded(), notes);
     this.runner = new CommandRunner(notes, terminal, options.progressInterval);
     this.notes = notes;
   }
@@ -63,13 +71,54 @@ final class PerfRun {
     return seedTable;
   }
 
+  /** The async* commands' connection, opened on first use and closed by {@link #runAll}. */
+  synchronized AsyncConnection asyncConnection() {
+    if (async == null) {
+      try {
+        async = ConnectionFactory.createAsyncConnection(connection.getConfiguration())
+          .get(options.connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        throw ToolFailure.cluster("could not open an AsyncConnection", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw ToolFailure.cluster("interrupted opening an AsyncConnection");
+      }
+    }
+    return async;
+  }
+
   void runAll() {
+    try {
+      runCommands();
+    } finally {
+      closeAsync();
+    }
+  }
+
+  private synchronized void closeAsync() {
+    if (async != null) {
+      try {
+        async.close();
+      } catch (IOException e) {
+        notes.println("closing the AsyncConnection: " + ToolFailure.describe(e));
+      }
+      async = null;
+    }
+  }
+
+  private void runCommands() {
     for (Command c : options.commands) {
       if (c == Command.SEED_TABLE) {
         seedTable = new SeedTable(this, options, notes);
         seedTable.run();
       } else if (c == Command.CACHED_READS) {
         new CachedReads(this, options, notes).run();
+      } else if (c == Command.ENCODING_COMPRESSION) {
+        scenario(new EncodingCompression(this, options, notes).run());
+      } else if (c == Command.REPLICA_FAILOVER) {
+        scenario(new ReplicaFailover(this, options, notes).run());
+      } else if (c == Command.THROTTLED_USERS) {
+        scenario(new ThrottledUsers(this, options, notes).run());
       } else {
         run(c);
       }
@@ -86,6 +135,32 @@ final class PerfRun {
     List<TableName> list = new ArrayList<>();
     names.forEach(list::add);
     return list;
+  }
+
+  private void scenario(ScenarioReport report) {
+    scenarioReports.add(report);
+    report.write(java.nio.file.Paths.get(options.reportDir), notes);
+  }
+
+  /** The tables the scenarios wrote, in run order. */
+  List<ScenarioReport> scenarioReports() {
+    return scenarioReports;
+  }
+
+  /** The embedded cluster the scenarios measure and break (they run on no other). */
+  LocalMiniCluster miniCluster() {
+    if (!(cluster instanceof EmbeddedCluster)) {
+      throw ToolFailure.usage("this scenario runs on the embedded cluster only");
+    }
+    return ((EmbeddedCluster) cluster).miniCluster();
+  }
+
+  Connection connection() {
+    return connection;
+  }
+
+  CommandRunner runner() {
+    return runner;
   }
 
   TableName tableFor(Command c) {
@@ -112,6 +187,7 @@ final class PerfRun {
       warm(name, state);
     }
     RunContext ctx = new RunContext(options, c, connection, name, false);
+    ctx.asyncSource = this::asyncConnection;
     try {
       byte[][][] columnsBefore = ctx.increments != null ? ReadBack.mutatedColumns(ctx) : null;
       notes.println(header(ctx, label));
@@ -130,7 +206,8 @@ final class PerfRun {
       if (c.writesRows() && options.flush) {
         tables.flush(name);
       }
-      if (c == Command.SEQUENTIAL_WRITE && ctx.duration == null && ctx.errors.count() == 0
+      if ((c == Command.SEQUENTIAL_WRITE || c == Command.ASYNC_SEQUENTIAL_WRITE)
+        && ctx.duration == null && ctx.errors.count() == 0
         && ctx.opsPerClient >= options.rows && m.notes.isEmpty()) {
         state.loaded = true;
       }

@@ -114,7 +114,7 @@ public final class PerfTool {
     try {
       cluster = openCluster();
       err.println("cluster: " + cluster.summary());
-      run = new PerfRun(options, cluster.connection(), cluster.embedded(), err, terminal);
+      run = new PerfRun(options, cluster, err, terminal);
       run.runAll();
       cluster.closingNotes().forEach(err::println);
       code = run.results().stream().anyMatch(CommandResult::failed)
@@ -135,6 +135,10 @@ public final class PerfTool {
         ResultTable.print(run.results(), where, report);
         if (run.seedTable() != null) {
           run.seedTable().print(report, where);
+        }
+        for (ScenarioReport s : run.scenarioReports()) {
+          report.println();
+          report.print(s.markdown());
         }
       }
       if (options.jsonPath != null) {

@@ -20,6 +20,7 @@ package dev.hbasepatches.perf;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Get;
@@ -59,6 +60,8 @@ final class RunContext {
   /** Rows the YCSB workloads insert (D, E) and read (D's latest): after the loaded rows. */
   final InsertedRows inserted;
   private ZipfDistribution requestZipf;
+  /** Where the async* commands get their AsyncConnection (one per run, made on first use). */
+  java.util.function.Supplier<AsyncConnection> asyncSource;
 
   /**
    * @param loading true to fill the table for a later command: every row once, unpaced,
@@ -100,6 +103,13 @@ final class RunContext {
         : new ZipfDistribution(options.totalRows(), options.zipfExponent);
     }
     return requestZipf;
+  }
+
+  AsyncConnection asyncConnection() {
+    if (asyncSource == null) {
+      throw new IllegalStateException(command.cliName() + " has no AsyncConnection");
+    }
+    return asyncSource.get();
   }
 
   long firstRow(int client) {

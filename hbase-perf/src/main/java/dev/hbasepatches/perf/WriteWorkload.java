@@ -18,6 +18,12 @@
 package dev.hbasepatches.perf;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.hbase.client.AsyncBufferedMutator;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Delete;
@@ -40,16 +46,32 @@ final class WriteWorkload extends ClientWorkload {
   private final KeyChooser keys;
   private Table table;
   private BufferedMutator mutator;
+  /** The async* commands' writers: one of these two. */
+  private AsyncTable<?> asyncTable;
+  private AsyncBufferedMutator asyncMutator;
+  /** Buffered async puts not known to be done; pruned as they complete, awaited at the end. */
+  private final List<CompletableFuture<Void>> pending = new ArrayList<>();
 
   WriteWorkload(RunContext ctx, int client) {
     super(ctx, client);
-    this.random = ctx.command == Command.RANDOM_WRITE || ctx.command == Command.RANDOM_DELETE;
+    this.random = ctx.command == Command.RANDOM_WRITE || ctx.command == Command.RANDOM_DELETE
+      || ctx.command == Command.ASYNC_RANDOM_WRITE;
     this.cursor = new SequentialCursor(ctx.firstRow(client), ctx.options.rows);
     this.keys = ctx.keyChooser(client);
   }
 
   @Override
   void open() throws IOException {
+    if (ctx.command.isAsync()) {
+      AsyncConnection async = ctx.asyncConnection();
+      if (ctx.options.autoFlush) {
+        asyncTable = async.getTable(ctx.table);
+      } else {
+        asyncMutator = async.getBufferedMutatorBuilder(ctx.table)
+          .setWriteBufferSize(ctx.options.writeBuffer).build();
+      }
+      return;
+    }
     if (ctx.options.autoFlush) {
       table = ctx.connection.getTable(ctx.table);
     } else {
@@ -81,7 +103,20 @@ final class WriteWorkload extends ClientWorkload {
     } else {
       m = ctx.shape.put(row, ctx.options.writeToWal);
     }
-    if (mutator != null) {
+    if (asyncMutator != null) {
+      CompletableFuture<Void> f = asyncMutator.mutate(m);
+      f.whenComplete((v, e) -> {
+        if (e != null) {
+          ctx.errors.recordLate(e);
+        }
+      });
+      pending.add(f);
+      if (pending.size() >= 4096) {
+        pending.removeIf(CompletableFuture::isDone);
+      }
+    } else if (asyncTable != null) {
+      AsyncCalls.await(m instanceof Put ? asyncTable.put((Put) m) : asyncTable.delete((Delete) m));
+    } else if (mutator != null) {
       mutator.mutate(m);
     } else if (m instanceof Put) {
       table.put((Put) m);
@@ -99,10 +134,26 @@ final class WriteWorkload extends ClientWorkload {
     if (mutator != null) {
       mutator.flush();
     }
+    if (asyncMutator != null) {
+      asyncMutator.flush();
+      try {
+        // Failures were counted by each future's own callback.
+        CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        // Counted already.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("waiting for buffered async puts");
+      }
+      pending.clear();
+    }
   }
 
   @Override
   public void close() throws IOException {
+    if (asyncMutator != null) {
+      asyncMutator.close();
+    }
     if (mutator != null) {
       mutator.close();
     }

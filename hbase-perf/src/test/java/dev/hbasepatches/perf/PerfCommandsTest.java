@@ -58,8 +58,10 @@ public class PerfCommandsTest {
   public static Collection<Object[]> commands() {
     List<Object[]> list = new ArrayList<>();
     for (Command c : Command.values()) {
-      // The suites run several commands each; SeedTableTest and CachedReadsOffHeapTest.
-      if (c != Command.SEED_TABLE && c != Command.CACHED_READS && c.kind() != Command.Kind.YCSB) {
+      // The suites run several commands each; SeedTableTest, CachedReadsOffHeapTest and the
+      // scenario tests.
+      if (c != Command.SEED_TABLE && c != Command.CACHED_READS && c.kind() != Command.Kind.YCSB
+        && !c.isScenario()) {
         list.add(new Object[] { c });
       }
     }
@@ -181,6 +183,7 @@ public class PerfCommandsTest {
     }
     switch (command) {
       case RANDOM_WRITE:
+      case ASYNC_RANDOM_WRITE:
         // Random keys repeat: every distinct row written is there, and nothing else.
         assertEquals(checked, rows);
         break;
@@ -203,7 +206,9 @@ public class PerfCommandsTest {
         assertEquals(mutate ? ROWS : TOTAL, rows);
     }
     if (Arrays.asList(Command.SEQUENTIAL_WRITE, Command.SEQUENTIAL_READ, Command.RANDOM_READ,
-      Command.SCAN, Command.REVERSE_SCAN, Command.SEQUENTIAL_DELETE).contains(command)) {
+      Command.SCAN, Command.REVERSE_SCAN, Command.SEQUENTIAL_DELETE,
+      Command.ASYNC_SEQUENTIAL_WRITE, Command.ASYNC_SEQUENTIAL_READ, Command.ASYNC_RANDOM_READ,
+      Command.ASYNC_SCAN).contains(command)) {
       assertEquals(TOTAL, checked);
     }
     if (mutate) {

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# Runs upstream HBase's PerformanceEvaluation (2.6.1, from hbase-mapreduce's tests jar on Maven
+# Central) and hbase-perf side by side on the same embedded minicluster with the same command
+# line and the same table: for each command and client count, ROUNDS pairs of runs, the two
+# tools alternating which goes first, each measured run a JVM of its own under the JMH lock
+# (flock /tmp/hbasepatches-jmh.lock). Then summarises hbase-perf / PE throughput and mean
+# latency per case: geometric mean of the pair ratios with a 95% t-interval (ForkStats' paired
+# method) and a verdict against "within ±10%".
+#
+#   dev-support/pe-side-by-side.sh OUT_DIR [ROWS_PER_CLIENT] [ROUNDS]
+#
+#   PE_COMMANDS  commands (default: sequentialWrite randomRead scan), PE's names
+#   PE_CLIENTS   client counts (default: 1 2)
+#   PE_OPTS      more options given to both tools (e.g. --valueSize=100)
+#   HBASE_PERF_JAR  the tool's jar (default hbase-perf/target/hbase-perf.jar; a classpath works)
+#   PE_JARS      where PE's jars are fetched to (default hbase-perf/target/pe)
+#
+# The cluster is hbase-perf's embedded one (dev.hbasepatches.perf.ServeCluster: one region
+# server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. Before
+# the rounds of a client count, PE's sequentialWrite fills the table (rows x clients rows), so
+# the read commands of both tools read the same rows. OUT_DIR gets runs.tsv, raw/ (every run's
+# output: hbase-perf's JSON, PE's log), table.md, table.csv, pairs.csv and machine.txt.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:?usage: pe-side-by-side.sh OUT_DIR [ROWS_PER_CLIENT] [ROUNDS]}"
+rows="${2:-100000}"
+rounds="${3:-5}"
+commands=(${PE_COMMANDS:-sequentialWrite randomRead scan})
+clients=(${PE_CLIENTS:-1 2})
+extra=(${PE_OPTS:-})
+lock=/tmp/hbasepatches-jmh.lock
+jar="${HBASE_PERF_JAR:-$root/hbase-perf/target/hbase-perf.jar}"
+pe_dir="${PE_JARS:-$root/hbase-perf/target/pe}"
+if [[ "$jar" != *:* && ! -f "$jar" ]]; then
+  echo "pe-side-by-side.sh: no $jar; build it: mvn -B package -DskipTests -pl hbase-perf -am" >&2
+  exit 2
+fi
+if ! ls "$pe_dir"/hbase-mapreduce-*-tests.jar >/dev/null 2>&1; then
+  mkdir -p "$pe_dir"
+  for art in org.apache.hbase:hbase-mapreduce:2.6.1-hadoop3:jar:tests \
+    org.apache.hbase:hbase-mapreduce:2.6.1-hadoop3 \
+    org.apache.hadoop:hadoop-mapreduce-client-core:3.3.5 \
+    io.dropwizard.metrics:metrics-core:3.2.6; do
+    mvn -B -ntp -q -s "$root/.mvn/settings.xml" dependency:copy -Dartifact="$art" \
+      -DoutputDirectory="$pe_dir"
+  done
+fi
+mkdir -p "$out/raw"
+out="$(cd "$out" && pwd)"
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+opens=(
+  -Djava.net.preferIPv4Stack=true
+  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+  --add-modules jdk.unsupported
+  --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED
+  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.util.random=ALL-UNNAMED
+)
+# PE reports through its log: its own logger at INFO on stderr, everything else at WARN.
+log4j="$out/raw/pe-log4j2.properties"
+cat > "$log4j" <<'PROPS'
+status = error
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{ISO8601} %-5p [%t] %c{1}: %m%n
+rootLogger = WARN, console
+logger.pe.name = org.apache.hadoop.hbase.PerformanceEvaluation
+logger.pe.level = INFO
+PROPS
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "machine: $(nproc) vCPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -r)"
+  echo "java: $("$java_bin" -version 2>&1 | head -1)"
+  echo "command: dev-support/pe-side-by-side.sh $* (PE_COMMANDS='${commands[*]}' PE_CLIENTS='${clients[*]}' PE_OPTS='${extra[*]}')"
+  echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$out/machine.txt"
+
+port_file="$out/raw/zk.port"
+rm -f "$port_file"
+"$java_bin" -Xms4g -Xmx4g "${opens[@]}" -cp "$jar" dev.hbasepatches.perf.ServeCluster \
+  "$port_file" 1 > "$out/raw/cluster.log" 2>&1 &
+server=$!
+stop_cluster() {
+  rm -f "$port_file"
+  wait "$server" 2>/dev/null || true
+}
+trap stop_cluster EXIT
+for _ in $(seq 1 600); do
+  [[ -f "$port_file" ]] && break
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "pe-side-by-side.sh: the cluster did not start; see $out/raw/cluster.log" >&2
+    exit 3
+  fi
+  sleep 1
+done
+port="$(cat "$port_file")"
+echo "cluster up, ZooKeeper on localhost:$port" >&2
+
+run_perf() { # command clients round
+  local f="raw/hbase-perf-$1-$2-$3.json"
+  flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" -cp "$jar" dev.hbasepatches.perf.PerfTool \
+    --zk="localhost:$port" --progress=0 --nomapred --rows="$rows" "${extra[@]}" \
+    --json="$out/$f" "$1" "$2" > "$out/raw/hbase-perf-$1-$2-$3.out" 2>&1
+  printf '%s\t%s\t%s\thbase-perf\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+}
+run_pe() { # command clients round [record]
+  local f="raw/pe-$1-$2-$3.log"
+  flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" \
+    -Dlog4j2.configurationFile="$log4j" -cp "$pe_dir/*:$jar" \
+    org.apache.hadoop.hbase.PerformanceEvaluation -Dhbase.zookeeper.quorum=localhost \
+    -Dhbase.zookeeper.property.clientPort="$port" --nomapred --rows="$rows" "${extra[@]}" \
+    "$1" "$2" > "$out/$f" 2>&1
+  if [[ "${4:-yes}" == yes ]]; then
+    printf '%s\t%s\t%s\tpe\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+  fi
+}
+
+: > "$out/runs.tsv"
+for n in "${clients[@]}"; do
+  echo "filling TestTable with $rows x $n rows (PE sequentialWrite, not measured)" >&2
+  run_pe sequentialWrite "$n" fill no
+  for cmd in "${commands[@]}"; do
+    for r in $(seq 1 "$rounds"); do
+      echo "$cmd, $n client(s), round $r/$rounds (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+      if (( r % 2 == 1 )); then
+        run_pe "$cmd" "$n" "$r"; run_perf "$cmd" "$n" "$r"
+      else
+        run_perf "$cmd" "$n" "$r"; run_pe "$cmd" "$n" "$r"
+      fi
+    done
+  done
+done
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+"$java_bin" -cp "$jar" dev.hbasepatches.perf.PeSideBySide "$out"
