@@ -50,7 +50,8 @@ public final class HedgePolicy {
     ServerRecord(TimelineSettings s) {
       asPrimary = new LatencyWindow(s.window, s.quantile);
       asSecondary = new LatencyWindow(s.window, s.quantile);
-      health = new PrimaryHealth(s.demoteMinReads, s.demoteLossRatio, s.demotePeriodNanos);
+      health = new PrimaryHealth(s.demoteMinReads, s.demoteLossRatio, s.demoteStreak,
+        s.demotePeriodNanos);
     }
   }
 

@@ -25,8 +25,11 @@ package dev.hbasepatches.timeline;
  * {@code lossRatio} were lost (another replica answered first: it is not answering), or at least
  * that many were late (answered only after the hedge delay) while it is also slower than the
  * delay's upper clamp (its own quantile, which follows it up, no longer tells). Late answers
- * alone are not enough: when the whole machine is slow everything is late. Afterwards it starts
- * again with a clean record. A short window reacts within a few reads.
+ * alone are not enough: when the whole machine is slow everything is late. A primary that loses
+ * {@code streak} reads in a row is demoted at once: a server that stops answering (a graceful stop
+ * closing its regions, whose Gets the client retries out of sight) would otherwise cost half the
+ * window's reads, each waiting for a hedge the budget may no longer grant. Afterwards it starts
+ * again with a clean record.
  */
 final class PrimaryHealth {
 
@@ -35,6 +38,8 @@ final class PrimaryHealth {
   private final double lossRatio;
   private final int minReads;
   private final long periodNanos;
+  private final int streakLimit;
+  private int streak;
   private int next;
   private int size;
   private int losses;
@@ -42,7 +47,8 @@ final class PrimaryHealth {
   private long demotedUntil;
   private volatile boolean demoted;
 
-  PrimaryHealth(int reads, double lossRatio, long periodNanos) {
+  PrimaryHealth(int reads, double lossRatio, int streak, long periodNanos) {
+    this.streakLimit = streak;
     this.lost = new boolean[reads];
     this.late = new boolean[reads];
     this.lossRatio = lossRatio;
@@ -70,8 +76,9 @@ final class PrimaryHealth {
     losses += wasLost ? 1 : 0;
     lates += late[next] ? 1 : 0;
     next = next + 1 == lost.length ? 0 : next + 1;
-    if (size >= minReads
-      && (losses >= lossRatio * size || (slow && lates >= lossRatio * size))) {
+    streak = wasLost ? streak + 1 : 0;
+    if (streak >= streakLimit || (size >= minReads
+      && (losses >= lossRatio * size || (slow && lates >= lossRatio * size)))) {
       demoted = true;
       demotedUntil = nowNanos + periodNanos;
     }
@@ -89,6 +96,7 @@ final class PrimaryHealth {
       lates = 0;
       size = 0;
       next = 0;
+      streak = 0;
       losses = 0;
     }
     return demoted;

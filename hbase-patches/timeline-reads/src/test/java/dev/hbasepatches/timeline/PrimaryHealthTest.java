@@ -29,7 +29,7 @@ public class PrimaryHealthTest {
 
   @Test
   public void aPrimaryThatAlwaysLosesIsDemotedAfterTheMinimumReads() {
-    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 20, 5000 * MS);
     for (int i = 0; i < 19; i++) {
       h.record(true, true, false, i * MS);
       assertFalse("demoted after " + (i + 1) + " reads", h.isDemoted(i * MS));
@@ -40,7 +40,7 @@ public class PrimaryHealthTest {
 
   @Test
   public void aServerThatStopsAnsweringIsDemotedWithinTheWindowEvenAfterALongHealthyRun() {
-    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 20, 5000 * MS);
     for (int i = 0; i < 1000; i++) {
       h.record(false, false, false, i * MS);
     }
@@ -53,9 +53,30 @@ public class PrimaryHealthTest {
   }
 
   @Test
+  public void aRunOfLossesDemotesAtOnceButAnInterruptedOneDoesNot() {
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 3, 5000 * MS);
+    for (int i = 0; i < 1000; i++) {
+      h.record(i % 5 == 0, i % 5 == 0, false, i * MS); // a loss every fifth read: 20% lost
+    }
+    assertFalse(h.isDemoted(1000 * MS));
+    h.record(true, true, false, 1001 * MS);
+    h.record(true, true, false, 1001 * MS);
+    h.record(false, false, false, 1001 * MS);
+    h.record(true, true, false, 1002 * MS);
+    h.record(true, true, false, 1002 * MS);
+    assertFalse("two in a row, twice", h.isDemoted(1002 * MS));
+    h.record(true, true, false, 1002 * MS);
+    assertTrue("three in a row", h.isDemoted(1002 * MS));
+    assertFalse(h.isDemoted(6002 * MS));
+    h.record(true, true, false, 6003 * MS); // the streak starts again after the demotion
+    h.record(true, true, false, 6003 * MS);
+    assertFalse(h.isDemoted(6003 * MS));
+  }
+
+  @Test
   public void lateAnswersDemoteOnlyAPrimarySlowerThanTheClamp() {
-    PrimaryHealth busy = new PrimaryHealth(20, 0.5, 5000 * MS);
-    PrimaryHealth slow = new PrimaryHealth(20, 0.5, 5000 * MS);
+    PrimaryHealth busy = new PrimaryHealth(20, 0.5, 20, 5000 * MS);
+    PrimaryHealth slow = new PrimaryHealth(20, 0.5, 20, 5000 * MS);
     for (int i = 0; i < 20; i++) {
       busy.record(false, true, false, i * MS); // late, but so is everything on a busy machine
       slow.record(false, true, true, i * MS); // late, and its quantile is above the clamp
@@ -66,7 +87,7 @@ public class PrimaryHealthTest {
 
   @Test
   public void occasionalPausesDoNotDemote() {
-    PrimaryHealth h = new PrimaryHealth(20, 0.5, 5000 * MS);
+    PrimaryHealth h = new PrimaryHealth(20, 0.5, 20, 5000 * MS);
     Random rnd = new Random(42);
     for (int i = 0; i < 10_000; i++) {
       boolean paused = rnd.nextDouble() < 0.03;
@@ -77,7 +98,7 @@ public class PrimaryHealthTest {
 
   @Test
   public void demotionEndsAfterItsPeriodWithACleanRecord() {
-    PrimaryHealth h = new PrimaryHealth(10, 0.5, 100 * MS);
+    PrimaryHealth h = new PrimaryHealth(10, 0.5, 10, 100 * MS);
     for (int i = 0; i < 10; i++) {
       h.record(true, true, false, 0);
     }

@@ -59,6 +59,36 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
   static final java.util.Queue<String> EMPTY_SEEN =
     new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+  /**
+   * While {@link #trace(boolean)} is on, one record per Get served: the row, the replica, when the
+   * handler started and finished it ({@link System#nanoTime()}, the client's clock in a
+   * minicluster) and whether it was paused.
+   */
+  static final java.util.Queue<Served> SERVED = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private static volatile boolean tracing;
+  private static final ThreadLocal<long[]> STARTED = ThreadLocal.withInitial(() -> new long[2]);
+
+  /** One Get as the server saw it. */
+  static final class Served {
+    final String row;
+    final int replica;
+    final long startNanos;
+    final long endNanos;
+    final boolean paused;
+
+    Served(String row, int replica, long startNanos, long endNanos, boolean paused) {
+      this.row = row;
+      this.replica = replica;
+      this.startNanos = startNanos;
+      this.endNanos = endNanos;
+      this.paused = paused;
+    }
+  }
+
+  static void trace(boolean on) {
+    tracing = on;
+  }
+
   private static volatile double pauseProbability;
   private static volatile long pauseMillis;
 
@@ -79,6 +109,7 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
       EMPTY_GETS.set(i, 0);
     }
     EMPTY_SEEN.clear();
+    SERVED.clear();
   }
 
   static long gets() {
@@ -104,7 +135,7 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
     return c.getEnvironment().getRegionInfo().getReplicaId();
   }
 
-  private static void maybePause(int replica) throws IOException {
+  private static boolean maybePause(int replica) throws IOException {
     double p = pauseProbability;
     if (replica == 0 && p > 0 && ThreadLocalRandom.current().nextDouble() < p) {
       try {
@@ -113,7 +144,9 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("pause interrupted");
       }
+      return true;
     }
+    return false;
   }
 
   private static Cell tag(byte[] row, int replica) {
@@ -127,12 +160,19 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
     List<Cell> result) throws IOException {
     int replica = replica(c);
     GETS.incrementAndGet(replica);
-    maybePause(replica);
+    long[] started = STARTED.get();
+    started[0] = System.nanoTime();
+    started[1] = maybePause(replica) ? 1 : 0;
   }
 
   @Override
   public void postGetOp(ObserverContext<RegionCoprocessorEnvironment> c, Get get,
     List<Cell> result) {
+    if (tracing) {
+      long[] started = STARTED.get();
+      SERVED.add(new Served(Bytes.toString(get.getRow()), replica(c), started[0],
+        System.nanoTime(), started[1] == 1));
+    }
     if (!result.isEmpty()) {
       result.add(tag(get.getRow(), replica(c)));
       return;

@@ -113,6 +113,12 @@ public class TimelineLatencyScenario {
     String loadAfter = "";
     final Map<String, Integer> errorKinds = new LinkedHashMap<>();
     final List<long[]> timeline = new ArrayList<>(); // {start offset us, latency us, stale}
+    /** Every read: row, intended and actual start, end (nanoTime), stale, ok. */
+    final List<Object[]> each = new ArrayList<>();
+    final List<ReplicaTagObserver.Served> served = new ArrayList<>();
+    long startNanos;
+    long faultNanos;
+    String stats = "";
 
     double extraPerRead() {
       return reads == 0 ? 0 : (serverGets - reads) / (double) reads;
@@ -142,6 +148,7 @@ public class TimelineLatencyScenario {
               results.computeIfAbsent(fault, k -> new EnumMap<>(TimelineMode.class))
                 .computeIfAbsent(m, k -> new ArrayList<>()).add(r);
               log(fault + " round " + round + " " + m + ": " + describe(r));
+              writeReads(fault, m, round, r);
             } finally {
               ReplicaTagObserver.healthy();
             }
@@ -161,6 +168,7 @@ public class TimelineLatencyScenario {
               .computeIfAbsent(m, k -> new ArrayList<>()).add(r);
             log(fault + " round " + round + " " + m + ": " + describe(r));
             writeTimeline(fault, m, round, r);
+            writeReads(fault, m, round, r);
             restoreServers();
           }
         }
@@ -241,8 +249,13 @@ public class TimelineLatencyScenario {
           .setConsistency(Consistency.TIMELINE));
       }
       ReplicaTagObserver.reset();
+      ReplicaTagObserver.trace(true);
       run.loadBefore = loadAverage();
+      TimelineStats st = reader.stats();
+      long[] before = { st.reads(), st.hedges(), st.budgetRefusals(), st.hedgesPastCap(),
+        st.demotedReads(), st.unlocatedPrimaryReads(), st.staleAnswers() };
       long start = System.nanoTime();
+      run.startNanos = start;
       long end = start + TimeUnit.SECONDS.toNanos(secs);
       long failAt = start + TimeUnit.SECONDS.toNanos(3);
       boolean failed = failover == null;
@@ -258,11 +271,13 @@ public class TimelineLatencyScenario {
         if (!failed && now >= failAt) {
           failed = true;
           final String kind = failover;
+          run.faultNanos = now;
           new Thread(() -> fail(kind), "scenario-failover").start();
         }
         final long t0 = intended;
         final byte[] row = Bytes.toBytes(row(rnd.nextInt(ROWS)));
         pool.execute(() -> {
+          long began = System.nanoTime();
           boolean ok = true;
           boolean stale = false;
           String error = null;
@@ -297,12 +312,24 @@ public class TimelineLatencyScenario {
             }
             run.latency.recordValue(Math.min(micros, run.latency.getHighestTrackableValue()));
             run.timeline.add(new long[] { (t0 - start) / 1000, micros, stale ? 1 : 0 });
+            run.each.add(new Object[] { Bytes.toString(row), t0, began, t1, stale, ok });
           }
         });
       }
       pool.shutdown();
       pool.awaitTermination(120, TimeUnit.SECONDS);
       Thread.sleep(300);
+      ReplicaTagObserver.trace(false);
+      run.served.addAll(ReplicaTagObserver.SERVED);
+      long[] after = { st.reads(), st.hedges(), st.budgetRefusals(), st.hedgesPastCap(),
+        st.demotedReads(), st.unlocatedPrimaryReads(), st.staleAnswers() };
+      if (mode == TimelineMode.PATCHED) {
+        run.stats = String.format(Locale.ROOT,
+          " reader: reads=%d hedges=%d refused=%d pastCap=%d demoted=%d unlocated=%d stale=%d",
+          after[0] - before[0], after[1] - before[1], after[2] - before[2],
+          after[3] - before[3], after[4] - before[4], after[5] - before[5],
+          after[6] - before[6]);
+      }
       run.serverGets = ReplicaTagObserver.gets();
       for (int i = 0; i < run.serverEmpty.length; i++) {
         run.serverEmpty[i] = ReplicaTagObserver.EMPTY_GETS.get(i);
@@ -395,6 +422,9 @@ public class TimelineLatencyScenario {
       r.reads == 0 ? 0 : r.stale / (double) r.reads, r.errors, r.loadBefore, r.loadAfter)
       + String.format(Locale.ROOT, " within50ms=%.4f",
         r.reads == 0 ? 0 : r.within50ms / (double) r.reads)
+      + (r.faultNanos == 0 ? ""
+        : String.format(Locale.ROOT, " fault at %.0f ms", (r.faultNanos - r.startNanos) / 1e6))
+      + r.stats
       + " serverEmptyGets(replica 0,1,2)=" + java.util.Arrays.toString(r.serverEmpty)
       + (r.errorKinds.isEmpty() ? "" : " errors by kind " + r.errorKinds)
       + (r.emptySeen.isEmpty() ? "" : " first empty answers " + r.emptySeen);
@@ -417,6 +447,56 @@ public class TimelineLatencyScenario {
         w.printf(Locale.ROOT, "%.1f,%d,%.2f,%.2f,%.3f%n", b * 0.5, h.getTotalCount(),
           h.getValueAtPercentile(50) / 1e3, h.getMaxValue() / 1e3,
           h.getTotalCount() == 0 ? 0 : stale / (double) h.getTotalCount());
+      }
+    }
+  }
+
+  /**
+   * Every read of a run, one line each, with what the servers saw of it: the Gets of its row
+   * that began after the read did and before the next read of that row (a loser's RPC may land
+   * after the read ended), as {@code r<replica>@<ms after the intended start>+<ms served>}, with
+   * {@code p} when the primary was paused. Times in ms from the run's start.
+   */
+  private void writeReads(String fault, TimelineMode m, int round, Run r) throws IOException {
+    Path dir = out.resolve("reads");
+    Files.createDirectories(dir);
+    Map<String, List<Object[]>> byRow = new java.util.HashMap<>();
+    for (Object[] x : r.each) {
+      byRow.computeIfAbsent((String) x[0], k -> new ArrayList<>()).add(x);
+    }
+    Map<Object[], StringBuilder> seen = new java.util.IdentityHashMap<>();
+    for (ReplicaTagObserver.Served sv : r.served) {
+      List<Object[]> same = byRow.get(sv.row);
+      if (same == null) {
+        continue;
+      }
+      Object[] owner = null;
+      for (Object[] x : same) { // the latest read of the row that began before the Get did
+        if ((long) x[2] <= sv.startNanos && (owner == null || (long) x[2] > (long) owner[2])) {
+          owner = x;
+        }
+      }
+      if (owner == null) {
+        continue;
+      }
+      long t0 = (long) owner[1];
+      StringBuilder b = seen.computeIfAbsent(owner, k -> new StringBuilder());
+      b.append(b.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "r%d@%.2f+%.2f%s", sv.replica,
+          (sv.startNanos - t0) / 1e6, (sv.endNanos - sv.startNanos) / 1e6, sv.paused ? "p" : ""));
+    }
+    Path f = dir.resolve(fault + "-" + m + "-round" + round + ".csv");
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(f, StandardCharsets.UTF_8))) {
+      w.println("# " + fault + " " + m + " round " + round + (r.faultNanos == 0 ? ""
+        : String.format(Locale.ROOT, ", fault at %.1f ms", (r.faultNanos - r.startNanos) / 1e6)));
+      w.println("row,start_ms,start_lag_ms,latency_ms,stale,ok,server_gets");
+      List<Object[]> sorted = new ArrayList<>(r.each);
+      sorted.sort(java.util.Comparator.comparingLong(x -> (long) x[1]));
+      for (Object[] x : sorted) {
+        long t0 = (long) x[1];
+        StringBuilder g = seen.get(x);
+        w.printf(Locale.ROOT, "%s,%.2f,%.2f,%.2f,%d,%d,%s%n", x[0], (t0 - r.startNanos) / 1e6,
+          ((long) x[2] - t0) / 1e6, ((long) x[3] - t0) / 1e6, (boolean) x[4] ? 1 : 0,
+          (boolean) x[5] ? 1 : 0, g == null ? "" : g);
       }
     }
   }

@@ -57,6 +57,7 @@ public class TimelineSettingsTest {
     refused(TimelineSettings.WINDOW, "4", "[8, 65536]");
     refused(TimelineSettings.WINDOW, "1e3", "whole number");
     refused(TimelineSettings.DEMOTE_MIN_READS, "1000", "[1, 128]");
+    refused(TimelineSettings.DEMOTE_STREAK, "0", "[1, 128]");
     refused(TimelineSettings.DEMOTE_PERIOD_MS, "0", "above 0");
     refused(TimelineSettings.RELOCATE_MS, "99999999", "over an hour");
     refused(TimelineSettings.SCAN_ROWS, "0", "[1, 1000000]");
@@ -65,12 +66,13 @@ public class TimelineSettingsTest {
   @Test
   public void defaultsAreTheDocumentedOnes() {
     TimelineSettings s = TimelineSettings.defaults();
-    assertEquals(0.95, s.quantile, 0);
+    assertEquals(0.99, s.quantile, 0);
     assertEquals(1_000_000L, s.delayMinNanos);
     assertEquals(10_000_000L, s.delayMaxNanos);
     assertEquals(50_000_000L, s.capNanos);
     assertEquals(0.05, s.budgetRatio, 0);
     assertEquals(10.0, s.budgetBurst, 0);
+    assertEquals(3, s.demoteStreak);
     assertEquals(100, s.scanRows);
     assertEquals(TimelineMode.PATCHED, TimelineMode.from(new Configuration(false)));
   }
