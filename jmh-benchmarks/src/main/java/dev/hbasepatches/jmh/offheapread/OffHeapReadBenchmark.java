@@ -38,6 +38,7 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheFactory;
 import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
@@ -95,6 +96,20 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
   @Param({ "0" })
   public int churnL2Mb;
 
+  /**
+   * Churn's memory for UPSTREAM. {@code total} (the default): BucketCache's heap queue counts
+   * into the L2 budget: its writer queues hold one block each (HBase's default three writers) and
+   * its configured size is the budget less the most those writers can hold on the heap (a queued
+   * and a drained block each, {@value #QUEUED_BLOCK_BOUND} bytes apiece), so buckets plus queue
+   * never exceed the budget ours gets. {@code configured}: HBase's default queues (3 x 64 blocks,
+   * up to ~13 MB on the heap beyond the configured size), as sessions 9 and 10 measured.
+   */
+  @Param({ "total" })
+  public String churnMemory;
+
+  /** Upper bound of one queued 64 KB data block's heap size: BucketCache's slot for it. */
+  static final int QUEUED_BLOCK_BOUND = 70656;
+
   private BlockCache cache;
   private final List<LocalRegion> regions = new ArrayList<>();
   private int rows;
@@ -106,6 +121,10 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
+    if (!"total".equals(churnMemory) && !"configured".equals(churnMemory)) {
+      throw new IllegalArgumentException(
+        "churnMemory=" + churnMemory + " is neither total nor configured");
+    }
     long l2 = !"churn".equals(workload) ? 64L << 20
       : churnL2Mb > 0 ? (long) churnL2Mb << 20 : (REGIONS * DATA_PER_REGION) * 3 / 8;
     Configuration base = HBaseConfiguration.create();
@@ -115,6 +134,13 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
       // The churn cache (3/8 of the data, 6 MB) is smaller than one default 8 MB slab, which
       // the cache refuses; 1 MB slabs still hold a 64 KB block per slot, many slots per slab.
       base.setInt(OffHeapCacheConfig.SLAB_SIZE_KEY, 1 << 20);
+      if (mode == Mode.UPSTREAM && "total".equals(churnMemory)) {
+        int writers = 3;
+        int queue = 1;
+        base.setInt(BlockCacheFactory.BUCKET_CACHE_WRITER_THREADS_KEY, writers);
+        base.setInt(BlockCacheFactory.BUCKET_CACHE_WRITER_QUEUE_KEY, queue);
+        l2 -= (long) writers * 2 * queue * QUEUED_BLOCK_BOUND;
+      }
     }
     cache = OffHeapCaches.create(base, OffHeapMode.valueOf(mode.name()), 16L << 20, l2);
     rows = (int) (DATA_PER_REGION / (valueSize + 40));
@@ -157,7 +183,9 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
 
   private String capacityLine() {
     int n = Math.max(1, samples);
-    return " meanBlocksInL2Memory=" + blockSamples / n + " meanHeapQueuedBytes="
+    long configured = cache.getBlockCaches() == null ? 0 : cache.getBlockCaches()[1].getMaxSize();
+    return " l2ConfiguredBytes=" + configured + " meanBlocksInL2Memory=" + blockSamples / n
+      + " meanHeapQueuedBytes="
       + queuedBytesSamples / n + " maxHeapQueuedBytes=" + maxQueuedBytes;
   }
 
