@@ -17,7 +17,7 @@
  */
 package dev.hbasepatches.jmh.offheapread;
 
-import dev.hbasepatches.jmh.CpuTime;
+import dev.hbasepatches.jmh.IterationCpu;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.offheap.OffHeapCacheConfig;
 import dev.hbasepatches.offheap.OffHeapCaches;
@@ -44,7 +44,6 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.Shipper;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -228,31 +227,8 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
     final List<Cell> cells = new ArrayList<>();
   }
 
-  /**
-   * The process CPU time of each iteration (read once per iteration), from which the report and
-   * {@code paired-forks.sh --cpu cpuNanos} derive reads per CPU second: on a shared machine a fork
-   * that waits for a core scores low per wall second but not per CPU second.
-   */
-  @AuxCounters(AuxCounters.Type.OPERATIONS)
-  @State(Scope.Thread)
-  public static class Cpu {
-    public long cpuNanos;
-    private long cpuStart;
-
-    @Setup(Level.Iteration)
-    public void reset() {
-      cpuNanos = 0;
-      cpuStart = CpuTime.processNanos();
-    }
-
-    @TearDown(Level.Iteration)
-    public void stop() {
-      cpuNanos = CpuTime.processNanos() - cpuStart;
-    }
-  }
-
   @Benchmark
-  public long read(Reader t, Cpu cpu) throws IOException {
+  public long read(Reader t, IterationCpu cpu) throws IOException {
     HRegion region = regions.get(t.rnd.nextInt(REGIONS)).region();
     t.out.clear();
     if ("scan".equals(workload)) {
