@@ -19,7 +19,9 @@ package dev.hbasepatches.rowindex;
 
 import dev.hbasepatches.testkit.CellAssertions;
 import dev.hbasepatches.testkit.LocalRegion;
+import dev.hbasepatches.testkit.RandomFamily;
 import dev.hbasepatches.testkit.RandomReads;
+import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,14 +32,14 @@ import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
-import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.junit.After;
 import org.junit.Test;
 
 /**
- * Differential fuzzing of the encoder and seeker inside real regions: random tables (versions,
- * every delete type, empty values, tags, several flushed files, small blocks so rows straddle
- * blocks) written as NONE and as ROW_INDEX_V1 (by ours and by upstream's codec), then random gets
+ * Differential fuzzing of the encoder and seeker inside real regions: random tables (every delete
+ * type, empty values, tags, several flushed files, a bulk-loaded file, small blocks so rows
+ * straddle blocks; testkit's {@link RandomFamily} for versions, TTL and MIN_VERSIONS,
+ * KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR and every bloom type) written as NONE and as ROW_INDEX_V1 (by ours and by upstream's codec), then random gets
  * and forward/reversed scans with columns, versions, time ranges, batch, raw and filters. The
  * ROW_INDEX_V1 files are read with ours installed and with upstream's, and every answer must be
  * NONE's, cell by cell (tags included).
@@ -66,49 +68,54 @@ public class RowIndexDifferentialFuzzTest {
     }
   }
 
-  private static LocalRegion open(String name, DataBlockEncoding encoding, int blockSize,
-    int versions, BloomType bloom, boolean ours) throws IOException {
+  private static LocalRegion open(String name, DataBlockEncoding encoding, RandomFamily family,
+    boolean ours) throws IOException {
     if (ours) {
       RowIndexInstaller.install();
     } else {
       RowIndexInstaller.uninstall();
     }
-    return LocalRegion.builder(name).family("f").encoding(encoding).blockSize(blockSize)
-      .maxVersions(versions).bloomType(bloom).build();
+    // The family's options, with this region's encoding in place of the one it drew.
+    return family.applyTo(LocalRegion.builder(name).family("f")).encoding(encoding).build();
   }
 
   private static void fuzzOneTable(long seed, int t, Random random, int reads)
     throws IOException {
-    int versions = 1 + random.nextInt(4);
-    BloomType bloom = BloomType.values()[random.nextInt(3)]; // NONE, ROW, ROWCOL
     int rows = 5 + random.nextInt(80);
     int cols = 1 + random.nextInt(10);
     int maxTs = 1 + random.nextInt(6);
     int files = 1 + random.nextInt(4);
-    int blockSize = 128 + random.nextInt(2048);
+    RandomFamily family = RandomFamily.draw(random, maxTs, DataBlockEncoding.ROW_INDEX_V1);
+    int versions = family.versions();
     boolean tags = random.nextBoolean();
-    String context = "seed=" + seed + " table=" + t + " versions=" + versions + " bloom=" + bloom
-      + " rows=" + rows + " cols=" + cols + " maxTs=" + maxTs + " files=" + files + " blockSize="
-      + blockSize + " tags=" + tags;
+    String context = "seed=" + seed + " table=" + t + " " + family + " rows=" + rows + " cols="
+      + cols + " maxTs=" + maxTs + " files=" + files + " tags=" + tags;
     List<List<Mutation>> flushed = new ArrayList<>();
     for (int f = 0; f < files; f++) {
       flushed.add(RandomReads.mutations(random, rows, cols, maxTs, 20 + random.nextInt(300),
         tags));
     }
+    List<Mutation> bulk = random.nextInt(3) == 0
+      ? RandomReads.mutations(random, rows, cols, maxTs, 10 + random.nextInt(100), tags)
+      : null;
+    if (bulk != null) {
+      context += "+bulk";
+    }
     List<Mutation> memstore =
       RandomReads.mutations(random, rows, cols, maxTs, random.nextInt(40), tags);
-    // Each region is written while its encoder is the installed one, then read with both.
-    try (LocalRegion none = open("none" + t, DataBlockEncoding.NONE, blockSize, versions, bloom,
-      false);
-      LocalRegion byOurs = open("ours" + t, DataBlockEncoding.ROW_INDEX_V1, blockSize, versions,
-        bloom, true);
-      LocalRegion byUpstream = open("upstream" + t, DataBlockEncoding.ROW_INDEX_V1, blockSize,
-        versions, bloom, false)) {
-      none.load(flushed, memstore);
+    System.out.println(context);
+    // Each region is written while its encoder is the installed one (the bulk-loaded file too),
+    // then read with both.
+    try (Closeable clock = family.freezeClock();
+      LocalRegion none = open("none" + t, DataBlockEncoding.NONE, family, false);
+      LocalRegion byOurs = open("ours" + t, DataBlockEncoding.ROW_INDEX_V1, family, true);
+      LocalRegion byUpstream = open("upstream" + t, DataBlockEncoding.ROW_INDEX_V1, family,
+        false)) {
+      load(none, flushed, bulk, memstore);
       RowIndexInstaller.install();
-      byOurs.load(flushed, memstore);
+      load(byOurs, flushed, bulk, memstore);
       RowIndexInstaller.uninstall();
-      byUpstream.load(flushed, memstore);
+      load(byUpstream, flushed, bulk, memstore);
       LocalRegion[] encoded = { byOurs, byUpstream };
       String[] names = { "written by ours", "written by upstream" };
       for (int i = 0; i < reads; i++) {
@@ -148,6 +155,17 @@ public class RowIndexDifferentialFuzzTest {
         }
       }
     }
+  }
+
+  private static void load(LocalRegion region, List<List<Mutation>> flushed, List<Mutation> bulk,
+    List<Mutation> memstore) throws IOException {
+    for (List<Mutation> file : flushed) {
+      region.writeAndFlush(file);
+    }
+    if (bulk != null) {
+      region.bulkLoad(bulk);
+    }
+    region.write(memstore);
   }
 
   private static List<Cell> read(LocalRegion region, boolean isGet, long readSeed, int rows,
