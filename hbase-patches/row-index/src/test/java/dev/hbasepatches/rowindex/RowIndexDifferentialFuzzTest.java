@@ -17,7 +17,9 @@
  */
 package dev.hbasepatches.rowindex;
 
+import dev.hbasepatches.testkit.Bounded;
 import dev.hbasepatches.testkit.CellAssertions;
+import dev.hbasepatches.testkit.FuzzSeeds;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.RandomFamily;
 import dev.hbasepatches.testkit.RandomReads;
@@ -31,6 +33,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Query;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.junit.After;
 import org.junit.Test;
@@ -39,14 +42,18 @@ import org.junit.Test;
  * Differential fuzzing of the encoder and seeker inside real regions: random tables (every delete
  * type, empty values, tags, several flushed files, a bulk-loaded file, small blocks so rows
  * straddle blocks; testkit's {@link RandomFamily} for versions, TTL and MIN_VERSIONS,
- * KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR and every bloom type) written as NONE and as ROW_INDEX_V1 (by ours and by upstream's codec), then random gets
- * and forward/reversed scans with columns, versions, time ranges, batch, raw and filters. The
- * ROW_INDEX_V1 files are read with ours installed and with upstream's, and every answer must be
- * NONE's, cell by cell (tags included).
+ * KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR and every bloom type) written as NONE and as
+ * ROW_INDEX_V1 (by ours and by upstream's codec), then random gets and forward/reversed scans
+ * with columns, versions, time ranges, batch, raw and filters. The ROW_INDEX_V1 files are read
+ * with ours installed and with upstream's, and every answer must be NONE's, cell by cell (tags
+ * included).
  *
- * <p>{@code -Dhbasepatches.fuzz.seed=N} replays a run; {@code -Dhbasepatches.fuzz.tables=N} and
- * {@code -Dhbasepatches.fuzz.reads=N} make it longer. The seed is printed and starts every
- * failure message.
+ * <p>{@code mvn verify} runs a fixed list of seeds; {@code -Dhbasepatches.fuzz.seed=N} replays
+ * one, {@code -Pfuzz-long} draws random ones ({@link FuzzSeeds});
+ * {@code -Dhbasepatches.fuzz.tables=N} and {@code -Dhbasepatches.fuzz.reads=N} make it longer.
+ * The seed is printed and starts every failure message; a table that takes longer than
+ * {@link FuzzSeeds#caseLimit()} fails with its seed, table and read. Reads stock HBase never
+ * finishes are skipped ({@code RandomFamily.stockLoopsOn}).
  */
 public class RowIndexDifferentialFuzzTest {
 
@@ -55,16 +62,29 @@ public class RowIndexDifferentialFuzzTest {
     RowIndexInstaller.uninstall();
   }
 
+  /**
+   * The seeds {@code mvn verify} runs: 18061807358039 is the one whose table 2 hung the build
+   * (UpstreamNewVersionRowColLoopTest); 13394145321746 found seek-skip's compaction case.
+   */
+  private static final long[] FIXED_SEEDS = { 18061807358039L, 13394145321746L };
+
   @Test
-  public void rowIndexReadsLikeNoneWithOursAndUpstreams() throws IOException {
-    long seed = Long.getLong("hbasepatches.fuzz.seed", System.nanoTime());
+  public void rowIndexReadsLikeNoneWithOursAndUpstreams() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
-    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 100);
-    System.out.println("RowIndexDifferentialFuzzTest seed=" + seed + " tables=" + tables
-      + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-    Random random = new Random(seed);
-    for (int t = 0; t < tables; t++) {
-      fuzzOneTable(seed, t, new Random(random.nextLong()), reads);
+    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 60);
+    for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
+      System.out.println("RowIndexDifferentialFuzzTest seed=" + seed + " tables=" + tables
+        + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
+      Random random = new Random(seed);
+      for (int t = 0; t < tables; t++) {
+        Random tableRandom = new Random(random.nextLong());
+        int table = t;
+        Bounded.call("RowIndexDifferentialFuzzTest seed=" + seed + " table=" + t,
+          FuzzSeeds.caseLimit(), progress -> {
+            fuzzOneTable(seed, table, tableRandom, reads, progress);
+            return null;
+          });
+      }
     }
   }
 
@@ -79,8 +99,8 @@ public class RowIndexDifferentialFuzzTest {
     return family.applyTo(LocalRegion.builder(name).family("f")).encoding(encoding).build();
   }
 
-  private static void fuzzOneTable(long seed, int t, Random random, int reads)
-    throws IOException {
+  private static void fuzzOneTable(long seed, int t, Random random, int reads,
+    Bounded.Progress progress) throws IOException {
     int rows = 5 + random.nextInt(80);
     int cols = 1 + random.nextInt(10);
     int maxTs = 1 + random.nextInt(6);
@@ -121,9 +141,15 @@ public class RowIndexDifferentialFuzzTest {
       for (int i = 0; i < reads; i++) {
         boolean isGet = random.nextInt(3) == 0;
         long readSeed = random.nextLong();
-        String what = context + " read=" + i + " "
-          + (isGet ? RandomReads.get(new Random(readSeed), rows, cols, maxTs, versions)
-            : RandomReads.scan(new Random(readSeed), rows, cols, maxTs, versions));
+        Query drawn = isGet ? RandomReads.get(new Random(readSeed), rows, cols, maxTs, versions)
+          : RandomReads.scan(new Random(readSeed), rows, cols, maxTs, versions);
+        String what = context + " read=" + i + " " + drawn;
+        if (family.stockLoopsOn(drawn)) {
+          // Stock HBase never finishes this read (UpstreamNewVersionRowColLoopTest).
+          System.out.println("skipped, stock HBase loops on it: " + what);
+          continue;
+        }
+        progress.at(what);
         List<Cell> expected;
         try {
           expected = read(none, isGet, readSeed, rows, cols, maxTs, versions);
