@@ -17,7 +17,9 @@
  */
 package dev.hbasepatches.seekskip;
 
+import dev.hbasepatches.testkit.Bounded;
 import dev.hbasepatches.testkit.CellAssertions;
+import dev.hbasepatches.testkit.FuzzSeeds;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.RandomFamily;
 import dev.hbasepatches.testkit.RandomReads;
@@ -44,27 +46,43 @@ import org.junit.Test;
  * and partial results, run as the RPC layer runs them, sometimes with a flush or a major
  * compaction swapping the scanner's readers mid-scan), compared cell by cell against UPSTREAM.
  *
- * <p>{@code -Dhbasepatches.fuzz.seed=N} replays one run, {@code -Dhbasepatches.fuzz.tables=N}
- * and {@code -Dhbasepatches.fuzz.reads=N} make it longer (the defaults keep {@code mvn verify}
- * to a few seconds). Every failure message starts with the seed and the table's settings.
+ * <p>{@code mvn verify} runs a fixed list of seeds; {@code -Dhbasepatches.fuzz.seed=N} replays
+ * one, {@code -Pfuzz-long} draws random ones ({@link FuzzSeeds});
+ * {@code -Dhbasepatches.fuzz.tables=N} and {@code -Dhbasepatches.fuzz.reads=N} make it longer.
+ * Every failure message starts with the seed and the table's settings; a table that takes
+ * longer than {@link FuzzSeeds#caseLimit()} fails with its seed, table and read. Reads stock
+ * HBase never finishes are skipped ({@code RandomFamily.stockLoopsOn}).
  */
 public class SeekSkipDifferentialFuzzTest {
 
+  /**
+   * The seeds {@code mvn verify} runs: 13394145321746 found the compaction case below;
+   * 18061807358039 hung row-index's fuzzer (UPSTREAM loops there: RandomFamily.stockLoopsOn).
+   */
+  private static final long[] FIXED_SEEDS = { 13394145321746L, 18061807358039L };
+
   @Test
-  public void everyModeReturnsUpstreamsCells() throws IOException {
-    long seed = Long.getLong("hbasepatches.fuzz.seed", System.nanoTime());
+  public void everyModeReturnsUpstreamsCells() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
-    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 120);
-    System.out.println("SeekSkipDifferentialFuzzTest seed=" + seed + " tables=" + tables
-      + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-    Random random = new Random(seed);
-    for (int t = 0; t < tables; t++) {
-      fuzzOneTable(seed, t, new Random(random.nextLong()), reads);
+    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 80);
+    for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
+      System.out.println("SeekSkipDifferentialFuzzTest seed=" + seed + " tables=" + tables
+        + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
+      Random random = new Random(seed);
+      for (int t = 0; t < tables; t++) {
+        Random tableRandom = new Random(random.nextLong());
+        int table = t;
+        Bounded.call("SeekSkipDifferentialFuzzTest seed=" + seed + " table=" + t,
+          FuzzSeeds.caseLimit(), progress -> {
+            fuzzOneTable(seed, table, tableRandom, reads, progress);
+            return null;
+          });
+      }
     }
   }
 
-  private static void fuzzOneTable(long seed, int t, Random random, int reads)
-    throws IOException {
+  private static void fuzzOneTable(long seed, int t, Random random, int reads,
+    Bounded.Progress progress) throws IOException {
     int rows = 5 + random.nextInt(60);
     int cols = 1 + random.nextInt(10);
     int maxTs = 1 + random.nextInt(8);
@@ -110,6 +128,12 @@ public class SeekSkipDifferentialFuzzTest {
       for (int i = 0; i < reads; i++) {
         if (random.nextInt(3) == 0) {
           Get get = RandomReads.get(random, rows, cols, maxTs, versions);
+          if (family.stockLoopsOn(get)) {
+            // Stock HBase never finishes this read (row-index's UpstreamNewVersionRowColLoopTest).
+            System.out.println("skipped, stock HBase loops on it: " + context + " read=" + i);
+            continue;
+          }
+          progress.at(context + " read=" + i + " " + get);
           List<Cell> expected =
             RandomReads.getCells(regions.get(SeekSkipMode.UPSTREAM).region(), get);
           for (SeekSkipMode mode : SeekSkipMode.values()) {
@@ -125,6 +149,16 @@ public class SeekSkipDifferentialFuzzTest {
           Scan probe = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
           String where = context + " read=" + i + " " + probe + " maxResultBytes="
             + maxResultBytes + " swap=" + swap;
+          if (family.stockLoopsOn(probe)) {
+            // Stock HBase never finishes this read (row-index's UpstreamNewVersionRowColLoopTest);
+            // the regions still get the same data.
+            System.out.println("skipped, stock HBase loops on it: " + where);
+            for (LocalRegion r : all(regions, stock)) {
+              swap.apply(r);
+            }
+            continue;
+          }
+          progress.at(where);
           if (stock != null) {
             scanAll(where + " stock HRegion", stock, swap, maxResultBytes,
               RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions));
