@@ -19,7 +19,9 @@ package dev.hbasepatches.offheap;
 
 import static org.junit.Assert.assertTrue;
 
+import dev.hbasepatches.testkit.Bounded;
 import dev.hbasepatches.testkit.CellAssertions;
+import dev.hbasepatches.testkit.FuzzSeeds;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.RandomFamily;
 import dev.hbasepatches.testkit.RandomReads;
@@ -57,25 +59,45 @@ import org.junit.Test;
  * flushing new data, major compactions) and inside scans, while a part's cells still point into
  * cached blocks. After every read our L2's invariants must hold with nothing left held.
  *
- * <p>{@code -Dhbasepatches.fuzz.seed=N} replays a run; {@code -Dhbasepatches.fuzz.tables=N} and
- * {@code -Dhbasepatches.fuzz.reads=N} make it longer ({@code -Pfuzz-long}). The seed is printed
- * and starts every failure message.
+ * <p>{@code mvn verify} runs a fixed list of seeds; {@code -Dhbasepatches.fuzz.seed=N} replays
+ * one, {@code -Pfuzz-long} draws random ones ({@link FuzzSeeds});
+ * {@code -Dhbasepatches.fuzz.tables=N} and {@code -Dhbasepatches.fuzz.reads=N} make it longer.
+ * The seed is printed and starts every failure message; a table that takes longer than
+ * {@link FuzzSeeds#caseLimit()} fails with its seed, table and read. Reads stock HBase never
+ * finishes are skipped ({@code RandomFamily.stockLoopsOn}).
  */
 public class OffHeapDifferentialFuzzTest {
 
   private static final long L1_BYTES = 4L << 20;
 
+  /**
+   * The seeds {@code mvn verify} runs: 13394145321746 showed BucketCache counting no evictions by
+   * file; 18061807358039 hung row-index's fuzzer (stock HBase loops: RandomFamily.stockLoopsOn).
+   */
+  private static final long[] FIXED_SEEDS = { 13394145321746L, 18061807358039L };
+
   @Test
-  public void everyModeReturnsTheReferenceCells() throws IOException {
-    long seed = Long.getLong("hbasepatches.fuzz.seed", System.nanoTime());
+  public void everyModeReturnsTheReferenceCells() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 2);
-    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 50);
+    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 25);
+    for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
+      fuzzOneSeed(seed, tables, reads);
+    }
+  }
+
+  private static void fuzzOneSeed(long seed, int tables, int reads) throws Exception {
     System.out.println("OffHeapDifferentialFuzzTest seed=" + seed + " tables=" + tables
       + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
     Random random = new Random(seed);
     Totals totals = new Totals();
     for (int t = 0; t < tables; t++) {
-      fuzzOneTable(seed, t, new Random(random.nextLong()), reads, totals);
+      Random tableRandom = new Random(random.nextLong());
+      int table = t;
+      Bounded.call("OffHeapDifferentialFuzzTest seed=" + seed + " table=" + t,
+        FuzzSeeds.caseLimit(), progress -> {
+          fuzzOneTable(seed, table, tableRandom, reads, totals, progress);
+          return null;
+        });
     }
     System.out.println("OffHeapDifferentialFuzzTest seed=" + seed + ": " + totals);
     // The run must have exercised what it claims to: cells compared, every cache hit and churned.
@@ -128,8 +150,8 @@ public class OffHeapDifferentialFuzzTest {
     }
   }
 
-  private static void fuzzOneTable(long seed, int t, Random random, int reads, Totals totals)
-    throws IOException {
+  private static void fuzzOneTable(long seed, int t, Random random, int reads, Totals totals,
+    Bounded.Progress progress) throws IOException {
     int rows = 5 + random.nextInt(80);
     int cols = 1 + random.nextInt(8);
     int maxTs = 1 + random.nextInt(6);
@@ -183,6 +205,13 @@ public class OffHeapDifferentialFuzzTest {
           for (int g = 0; g < n; g++) {
             gets.add(RandomReads.get(random, rows, cols, maxTs, family.versions()));
           }
+          if (gets.stream().anyMatch(family::stockLoopsOn)) {
+            // Stock HBase never finishes such a read (row-index's
+            // UpstreamNewVersionRowColLoopTest): no reference answer.
+            System.out.println("skipped, stock HBase loops on it: " + where + " " + gets);
+            continue;
+          }
+          progress.at(where + " " + gets);
           List<Cell> expected = gets(regions.reference, gets);
           for (OffHeapMode mode : OffHeapMode.values()) {
             List<Cell> actual = gets(regions.byMode.get(mode), gets);
@@ -196,6 +225,15 @@ public class OffHeapDifferentialFuzzTest {
           long maxResultBytes = random.nextBoolean() ? 0 : 1 + random.nextInt(3000);
           MidScan mid = new MidScan(random, rows, cols, maxTs, tags, maxValue);
           where += " " + probe + " maxResultBytes=" + maxResultBytes + " midScan=" + mid;
+          if (family.stockLoopsOn(probe)) {
+            // Stock HBase never finishes this read (row-index's UpstreamNewVersionRowColLoopTest).
+            System.out.println("skipped, stock HBase loops on it: " + where);
+            for (LocalRegion r : regions.all()) {
+              mid.catchUp(r, null);
+            }
+            continue;
+          }
+          progress.at(where);
           List<Cell> expected;
           try {
             expected = scan(regions.reference, null, scanSeed, rows, cols, maxTs,
