@@ -197,7 +197,7 @@ public class OffHeapDifferentialFuzzTest {
         r.write(memstore);
       }
       for (int i = 0; i < reads; i++) {
-        churnBetweenReads(random, regions, rows, cols, maxTs, tags, maxValue);
+        churnBetweenReads(random, regions, family, rows, cols, maxTs, tags, maxValue);
         String where = context + " read=" + i;
         if (random.nextInt(3) == 0) {
           List<Get> gets = new ArrayList<>();
@@ -223,7 +223,7 @@ public class OffHeapDifferentialFuzzTest {
           Scan probe = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs,
             family.versions());
           long maxResultBytes = random.nextBoolean() ? 0 : 1 + random.nextInt(3000);
-          MidScan mid = new MidScan(random, rows, cols, maxTs, tags, maxValue);
+          MidScan mid = new MidScan(random, rows, cols, maxTs, tags, maxValue, family);
           where += " " + probe + " maxResultBytes=" + maxResultBytes + " midScan=" + mid;
           if (family.stockLoopsOn(probe)) {
             // Stock HBase never finishes this read (row-index's UpstreamNewVersionRowColLoopTest).
@@ -338,8 +338,11 @@ public class OffHeapDifferentialFuzzTest {
     final int atPart;
     final List<Mutation> data;
     final Set<LocalRegion> applied = new HashSet<>();
+    final RandomFamily family;
 
-    MidScan(Random random, int rows, int cols, int maxTs, boolean tags, int maxValue) {
+    MidScan(Random random, int rows, int cols, int maxTs, boolean tags, int maxValue,
+      RandomFamily family) {
+      this.family = family;
       int k = random.nextInt(20);
       kind = k < 12 ? 0 : k < 18 ? 1 : k < 19 ? 2 : 3;
       atPart = random.nextInt(6);
@@ -360,7 +363,7 @@ public class OffHeapDifferentialFuzzTest {
           region.writeAndFlush(data);
           break;
         case 3:
-          region.region().compact(true);
+          family.majorCompact(region);
           break;
         default:
           break;
@@ -398,8 +401,8 @@ public class OffHeapDifferentialFuzzTest {
   }
 
   /** Between reads: evict one file's or every file's blocks, flush new data, compact. */
-  private static void churnBetweenReads(Random random, Regions regions, int rows, int cols,
-    int maxTs, boolean tags, int maxValue) throws IOException {
+  private static void churnBetweenReads(Random random, Regions regions, RandomFamily family,
+    int rows, int cols, int maxTs, boolean tags, int maxValue) throws IOException {
     int k = random.nextInt(40);
     if (k < 6) {
       // Evict one file's blocks (the same file in every region: files sort by sequence id).
@@ -423,7 +426,7 @@ public class OffHeapDifferentialFuzzTest {
       }
     } else if (k < 12) {
       for (LocalRegion r : regions.all()) {
-        r.region().compact(true);
+        family.majorCompact(r);
       }
     }
   }

@@ -145,7 +145,7 @@ public class SeekSkipDifferentialFuzzTest {
           long maxResultBytes = random.nextInt(3) == 0 ? 1 + random.nextInt(400) : 0;
           // A flush or a compaction inside the scan in one read of ten.
           ReaderSwap swap = ReaderSwap.draw(random, 20, rows, cols, maxTs, tags,
-            RandomReads.SMALL_VALUE);
+            RandomReads.SMALL_VALUE, family);
           Scan probe = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
           String where = context + " read=" + i + " " + probe + " maxResultBytes="
             + maxResultBytes + " swap=" + swap;

@@ -47,22 +47,35 @@ public final class ReaderSwap {
   private final List<Mutation> data;
   private final Set<LocalRegion> applied = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  private ReaderSwap(Kind kind, int atPart, List<Mutation> data) {
+  private final RandomFamily family;
+
+  private ReaderSwap(Kind kind, int atPart, List<Mutation> data, RandomFamily family) {
     this.kind = kind;
     this.atPart = atPart;
     this.data = data;
+    this.family = family;
   }
 
   /** A flush in one read of {@code oneIn}, a compaction in another, otherwise nothing. */
   public static ReaderSwap draw(Random random, int oneIn, int rows, int cols, int maxTs,
     boolean tags, int maxValue) {
+    return draw(random, oneIn, rows, cols, maxTs, tags, maxValue, null);
+  }
+
+  /**
+   * As {@link #draw(Random, int, int, int, int, boolean, int)}, compacting through
+   * {@code family} ({@link RandomFamily#majorCompact}: not where stock HBase asserts); the
+   * draws are the same.
+   */
+  public static ReaderSwap draw(Random random, int oneIn, int rows, int cols, int maxTs,
+    boolean tags, int maxValue, RandomFamily family) {
     int k = random.nextInt(oneIn);
     Kind kind = k == 0 ? Kind.FLUSH : k == 1 ? Kind.COMPACT : Kind.NONE;
     int atPart = random.nextInt(6);
     List<Mutation> data = kind == Kind.FLUSH
       ? RandomReads.mutations(random, rows, cols, maxTs, 1 + random.nextInt(30), tags, maxValue)
       : null;
-    return new ReaderSwap(kind, atPart, data);
+    return new ReaderSwap(kind, atPart, data, family);
   }
 
   public Kind kind() {
@@ -90,6 +103,8 @@ public final class ReaderSwap {
     }
     if (kind == Kind.FLUSH) {
       region.writeAndFlush(data);
+    } else if (family != null) {
+      family.majorCompact(region);
     } else {
       region.region().compact(true);
     }
