@@ -151,6 +151,11 @@ public final class LocalRegion implements Closeable {
         writer.flush(true);
         for (HStore store : writer.getStores()) {
           for (HStoreFile f : store.getStorefiles()) {
+            // A flush under a TTL can write a file with no cell left; HBase refuses to bulk load
+            // such a file ("First key can not be null"), and it holds nothing to load.
+            if (f.getReader() != null && !f.getReader().getFirstKey().isPresent()) {
+              continue;
+            }
             files.add(new Pair<>(store.getColumnFamilyDescriptor().getName(),
               f.getPath().toString()));
           }
