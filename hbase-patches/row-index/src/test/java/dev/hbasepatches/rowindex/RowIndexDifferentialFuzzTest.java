@@ -17,9 +17,13 @@
  */
 package dev.hbasepatches.rowindex;
 
+import dev.hbasepatches.testkit.Bounded;
 import dev.hbasepatches.testkit.CellAssertions;
+import dev.hbasepatches.testkit.FuzzSeeds;
 import dev.hbasepatches.testkit.LocalRegion;
+import dev.hbasepatches.testkit.RandomFamily;
 import dev.hbasepatches.testkit.RandomReads;
+import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,22 +33,27 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Query;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
-import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.junit.After;
 import org.junit.Test;
 
 /**
- * Differential fuzzing of the encoder and seeker inside real regions: random tables (versions,
- * every delete type, empty values, tags, several flushed files, small blocks so rows straddle
- * blocks) written as NONE and as ROW_INDEX_V1 (by ours and by upstream's codec), then random gets
- * and forward/reversed scans with columns, versions, time ranges, batch, raw and filters. The
- * ROW_INDEX_V1 files are read with ours installed and with upstream's, and every answer must be
- * NONE's, cell by cell (tags included).
+ * Differential fuzzing of the encoder and seeker inside real regions: random tables (every delete
+ * type, empty values, tags, several flushed files, a bulk-loaded file, small blocks so rows
+ * straddle blocks; testkit's {@link RandomFamily} for versions, TTL and MIN_VERSIONS,
+ * KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR and every bloom type) written as NONE and as
+ * ROW_INDEX_V1 (by ours and by upstream's codec), then random gets and forward/reversed scans
+ * with columns, versions, time ranges, batch, raw and filters. The ROW_INDEX_V1 files are read
+ * with ours installed and with upstream's, and every answer must be NONE's, cell by cell (tags
+ * included).
  *
- * <p>{@code -Dhbasepatches.fuzz.seed=N} replays a run; {@code -Dhbasepatches.fuzz.tables=N} and
- * {@code -Dhbasepatches.fuzz.reads=N} make it longer. The seed is printed and starts every
- * failure message.
+ * <p>{@code mvn verify} runs a fixed list of seeds; {@code -Dhbasepatches.fuzz.seed=N} replays
+ * one, {@code -Pfuzz-long} draws random ones ({@link FuzzSeeds});
+ * {@code -Dhbasepatches.fuzz.tables=N} and {@code -Dhbasepatches.fuzz.reads=N} make it longer.
+ * The seed is printed and starts every failure message; a table that takes longer than
+ * {@link FuzzSeeds#caseLimit()} fails with its seed, table and read. Reads stock HBase never
+ * finishes are skipped ({@code RandomFamily.stockLoopsOn}).
  */
 public class RowIndexDifferentialFuzzTest {
 
@@ -53,70 +62,94 @@ public class RowIndexDifferentialFuzzTest {
     RowIndexInstaller.uninstall();
   }
 
+  /**
+   * The seeds {@code mvn verify} runs: 18061807358039 is the one whose table 2 hung the build
+   * (UpstreamNewVersionRowColLoopTest); 13394145321746 found seek-skip's compaction case.
+   */
+  private static final long[] FIXED_SEEDS = { 18061807358039L, 13394145321746L };
+
   @Test
-  public void rowIndexReadsLikeNoneWithOursAndUpstreams() throws IOException {
-    long seed = Long.getLong("hbasepatches.fuzz.seed", System.nanoTime());
+  public void rowIndexReadsLikeNoneWithOursAndUpstreams() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
-    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 100);
-    System.out.println("RowIndexDifferentialFuzzTest seed=" + seed + " tables=" + tables
-      + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-    Random random = new Random(seed);
-    for (int t = 0; t < tables; t++) {
-      fuzzOneTable(seed, t, new Random(random.nextLong()), reads);
+    int reads = Integer.getInteger("hbasepatches.fuzz.reads", 60);
+    for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
+      System.out.println("RowIndexDifferentialFuzzTest seed=" + seed + " tables=" + tables
+        + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
+      Random random = new Random(seed);
+      for (int t = 0; t < tables; t++) {
+        Random tableRandom = new Random(random.nextLong());
+        int table = t;
+        Bounded.call("RowIndexDifferentialFuzzTest seed=" + seed + " table=" + t,
+          FuzzSeeds.caseLimit(), progress -> {
+            fuzzOneTable(seed, table, tableRandom, reads, progress);
+            return null;
+          });
+      }
     }
   }
 
-  private static LocalRegion open(String name, DataBlockEncoding encoding, int blockSize,
-    int versions, BloomType bloom, boolean ours) throws IOException {
+  private static LocalRegion open(String name, DataBlockEncoding encoding, RandomFamily family,
+    boolean ours) throws IOException {
     if (ours) {
       RowIndexInstaller.install();
     } else {
       RowIndexInstaller.uninstall();
     }
-    return LocalRegion.builder(name).family("f").encoding(encoding).blockSize(blockSize)
-      .maxVersions(versions).bloomType(bloom).build();
+    // The family's options, with this region's encoding in place of the one it drew.
+    return family.applyTo(LocalRegion.builder(name).family("f")).encoding(encoding).build();
   }
 
-  private static void fuzzOneTable(long seed, int t, Random random, int reads)
-    throws IOException {
-    int versions = 1 + random.nextInt(4);
-    BloomType bloom = BloomType.values()[random.nextInt(3)]; // NONE, ROW, ROWCOL
+  private static void fuzzOneTable(long seed, int t, Random random, int reads,
+    Bounded.Progress progress) throws IOException {
     int rows = 5 + random.nextInt(80);
     int cols = 1 + random.nextInt(10);
     int maxTs = 1 + random.nextInt(6);
     int files = 1 + random.nextInt(4);
-    int blockSize = 128 + random.nextInt(2048);
+    RandomFamily family = RandomFamily.draw(random, maxTs, DataBlockEncoding.ROW_INDEX_V1);
+    int versions = family.versions();
     boolean tags = random.nextBoolean();
-    String context = "seed=" + seed + " table=" + t + " versions=" + versions + " bloom=" + bloom
-      + " rows=" + rows + " cols=" + cols + " maxTs=" + maxTs + " files=" + files + " blockSize="
-      + blockSize + " tags=" + tags;
+    String context = "seed=" + seed + " table=" + t + " " + family + " rows=" + rows + " cols="
+      + cols + " maxTs=" + maxTs + " files=" + files + " tags=" + tags;
     List<List<Mutation>> flushed = new ArrayList<>();
     for (int f = 0; f < files; f++) {
       flushed.add(RandomReads.mutations(random, rows, cols, maxTs, 20 + random.nextInt(300),
         tags));
     }
+    List<Mutation> bulk = random.nextInt(3) == 0
+      ? RandomReads.mutations(random, rows, cols, maxTs, 10 + random.nextInt(100), tags)
+      : null;
+    if (bulk != null) {
+      context += "+bulk";
+    }
     List<Mutation> memstore =
       RandomReads.mutations(random, rows, cols, maxTs, random.nextInt(40), tags);
-    // Each region is written while its encoder is the installed one, then read with both.
-    try (LocalRegion none = open("none" + t, DataBlockEncoding.NONE, blockSize, versions, bloom,
-      false);
-      LocalRegion byOurs = open("ours" + t, DataBlockEncoding.ROW_INDEX_V1, blockSize, versions,
-        bloom, true);
-      LocalRegion byUpstream = open("upstream" + t, DataBlockEncoding.ROW_INDEX_V1, blockSize,
-        versions, bloom, false)) {
-      none.load(flushed, memstore);
+    System.out.println(context);
+    // Each region is written while its encoder is the installed one (the bulk-loaded file too),
+    // then read with both.
+    try (Closeable clock = family.freezeClock();
+      LocalRegion none = open("none" + t, DataBlockEncoding.NONE, family, false);
+      LocalRegion byOurs = open("ours" + t, DataBlockEncoding.ROW_INDEX_V1, family, true);
+      LocalRegion byUpstream = open("upstream" + t, DataBlockEncoding.ROW_INDEX_V1, family,
+        false)) {
+      load(none, flushed, bulk, memstore);
       RowIndexInstaller.install();
-      byOurs.load(flushed, memstore);
+      load(byOurs, flushed, bulk, memstore);
       RowIndexInstaller.uninstall();
-      byUpstream.load(flushed, memstore);
+      load(byUpstream, flushed, bulk, memstore);
       LocalRegion[] encoded = { byOurs, byUpstream };
       String[] names = { "written by ours", "written by upstream" };
       for (int i = 0; i < reads; i++) {
         boolean isGet = random.nextInt(3) == 0;
         long readSeed = random.nextLong();
-        String what = context + " read=" + i + " "
-          + (isGet ? RandomReads.get(new Random(readSeed), rows, cols, maxTs, versions)
-            : RandomReads.scan(new Random(readSeed), rows, cols, maxTs, versions));
+        Query drawn = isGet ? RandomReads.get(new Random(readSeed), rows, cols, maxTs, versions)
+          : RandomReads.scan(new Random(readSeed), rows, cols, maxTs, versions);
+        String what = context + " read=" + i + " " + drawn;
+        if (family.stockLoopsOn(drawn)) {
+          // Stock HBase never finishes this read (UpstreamNewVersionRowColLoopTest).
+          System.out.println("skipped, stock HBase loops on it: " + what);
+          continue;
+        }
+        progress.at(what);
         List<Cell> expected;
         try {
           expected = read(none, isGet, readSeed, rows, cols, maxTs, versions);
@@ -148,6 +181,17 @@ public class RowIndexDifferentialFuzzTest {
         }
       }
     }
+  }
+
+  private static void load(LocalRegion region, List<List<Mutation>> flushed, List<Mutation> bulk,
+    List<Mutation> memstore) throws IOException {
+    for (List<Mutation> file : flushed) {
+      region.writeAndFlush(file);
+    }
+    if (bulk != null) {
+      region.bulkLoad(bulk);
+    }
+    region.write(memstore);
   }
 
   private static List<Cell> read(LocalRegion region, boolean isGet, long readSeed, int rows,

@@ -49,8 +49,10 @@ import org.apache.hadoop.hbase.io.hfile.BlockCacheFactory;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.Pair;
 
 /**
  * A real {@link HRegion} on the local file system, with no cluster, no WAL and its own block
@@ -63,9 +65,11 @@ public final class LocalRegion implements Closeable {
   private final Path dir;
   private final boolean deleteOnClose;
   private final boolean ownsBlockCache;
+  private final Configuration conf;
 
   private LocalRegion(HRegion region, BlockCache blockCache, Path dir, boolean deleteOnClose,
-    boolean ownsBlockCache) {
+    boolean ownsBlockCache, Configuration conf) {
+    this.conf = conf;
     this.region = region;
     this.blockCache = blockCache;
     this.dir = dir;
@@ -122,6 +126,49 @@ public final class LocalRegion implements Closeable {
       writeAndFlush(file);
     }
     write(memstore);
+  }
+
+  /**
+   * Bulk loads the mutations as new HFiles (one per family they touch), the way a client's bulk
+   * load does: they are written and flushed in a scratch region of the same table descriptor
+   * (so the files carry the family's encoding and bloom), and those files are then moved into
+   * this region under a new sequence id.
+   */
+  public void bulkLoad(List<? extends Mutation> mutations) throws IOException {
+    Path scratch = Files.createTempDirectory("hbasepatches-bulk-");
+    try {
+      Configuration conf = new Configuration(this.conf);
+      conf.set("hbase.rootdir", scratch.toUri().toString());
+      TableDescriptor td = region.getTableDescriptor();
+      HRegion writer = HRegion.createHRegion(RegionInfoBuilder.newBuilder(td.getTableName()).build(),
+        new org.apache.hadoop.fs.Path(scratch.toUri()), conf, td, null, true);
+      List<Pair<byte[], String>> files = new ArrayList<>();
+      try {
+        for (Mutation m : mutations) {
+          m.setDurability(Durability.SKIP_WAL);
+          writer.batchMutate(new Mutation[] { m });
+        }
+        writer.flush(true);
+        for (HStore store : writer.getStores()) {
+          for (HStoreFile f : store.getStorefiles()) {
+            // A flush under a TTL can write a file with no cell left; HBase refuses to bulk load
+            // such a file ("First key can not be null"), and it holds nothing to load.
+            if (f.getReader() != null && !f.getReader().getFirstKey().isPresent()) {
+              continue;
+            }
+            files.add(new Pair<>(store.getColumnFamilyDescriptor().getName(),
+              f.getPath().toString()));
+          }
+        }
+      } finally {
+        writer.close();
+      }
+      if (!files.isEmpty()) {
+        region.bulkLoadHFiles(files, true, null);
+      }
+    } finally {
+      deleteTree(scratch);
+    }
   }
 
   /** Number of store files the family holds now. */
@@ -359,7 +406,7 @@ public final class LocalRegion implements Closeable {
         region.setBlockCache(cache);
       }
       region.initialize();
-      return new LocalRegion(region, cache, root, deleteOnClose, sharedCache == null);
+      return new LocalRegion(region, cache, root, deleteOnClose, sharedCache == null, conf);
     }
   }
 }

@@ -30,6 +30,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellBuilderType;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.ExtendedCellBuilderFactory;
+import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.Tag;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -45,6 +46,10 @@ import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.QualifierFilter;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.Region;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.ScannerContext;
+import org.apache.hadoop.hbase.regionserver.Shipper;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -60,8 +65,11 @@ public final class RandomReads {
   private RandomReads() {
   }
 
-  private static byte[] value(Random random) {
-    byte[] v = new byte[random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(64)];
+  /** The largest value {@link #mutations(Random, int, int, int, int)} writes. */
+  public static final int SMALL_VALUE = 64;
+
+  private static byte[] value(Random random, int maxValue) {
+    byte[] v = new byte[random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(maxValue)];
     random.nextBytes(v);
     return v;
   }
@@ -78,6 +86,19 @@ public final class RandomReads {
    */
   public static List<Mutation> mutations(Random random, int rows, int cols, int maxTs, int n,
     boolean tags) {
+    return mutations(random, rows, cols, maxTs, n, tags, SMALL_VALUE);
+  }
+
+  /**
+   * As {@link #mutations(Random, int, int, int, int, boolean)} with values of up to
+   * {@code maxValue} bytes (a third of them empty); {@link #SMALL_VALUE} draws exactly as the
+   * shorter forms.
+   */
+  public static List<Mutation> mutations(Random random, int rows, int cols, int maxTs, int n,
+    boolean tags, int maxValue) {
+    if (maxValue < 1) {
+      throw new IllegalArgumentException("maxValue must be at least 1, was " + maxValue);
+    }
     List<Mutation> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       byte[] row = row(random.nextInt(rows));
@@ -88,7 +109,7 @@ public final class RandomReads {
         int k = 1 + random.nextInt(3);
         for (int c = 0; c < k; c++) {
           byte[] q = qualifier(random.nextInt(cols));
-          byte[] v = value(random);
+          byte[] v = value(random, maxValue);
           if (tags && random.nextBoolean()) {
             try {
               p.add(ExtendedCellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row)
@@ -211,6 +232,55 @@ public final class RandomReads {
       }
     }
     return false;
+  }
+
+  /** Work done between two parts of a scan: evict blocks, flush, compact. */
+  @FunctionalInterface
+  public interface BetweenParts {
+    /** Called with the 0-based number of the part just read, before its cells are copied. */
+    void run(int part) throws IOException;
+  }
+
+  /**
+   * Runs the scan as the RegionServer's RPC layer does: {@code nextRaw} under a region operation
+   * with a {@link ScannerContext} carrying the scan's batch and, when {@code maxResultBytes > 0},
+   * a size limit between cells (so rows come back in parts, as with allowPartialResults); each
+   * part's cells are copied to the heap, then {@code shipped()} lets the scanner release the
+   * blocks they pointed into. {@code between} (may be null) runs after each part is read and
+   * before it is copied, while its cells still point into cached blocks.
+   */
+  public static List<Cell> scanLikeRpc(HRegion region, Scan scan, long maxResultBytes,
+    BetweenParts between) throws IOException {
+    List<Cell> out = new ArrayList<>();
+    List<Cell> part = new ArrayList<>();
+    try (RegionScanner scanner = region.getScanner(scan)) {
+      boolean more;
+      int parts = 0;
+      do {
+        ScannerContext.Builder b = ScannerContext.newBuilder(true);
+        if (maxResultBytes > 0) {
+          b.setSizeLimit(ScannerContext.LimitScope.BETWEEN_CELLS, maxResultBytes, maxResultBytes,
+            Long.MAX_VALUE);
+        }
+        b.setBatchLimit(scanner.getBatch());
+        region.startRegionOperation(Region.Operation.SCAN);
+        try {
+          more = scanner.nextRaw(part, b.build());
+        } finally {
+          region.closeRegionOperation(Region.Operation.SCAN);
+        }
+        if (between != null) {
+          between.run(parts);
+        }
+        parts++;
+        for (Cell c : part) {
+          out.add(KeyValueUtil.copyToNewKeyValue(c));
+        }
+        part.clear();
+        ((Shipper) scanner).shipped();
+      } while (more);
+    }
+    return out;
   }
 
   /** The cells a Get returns from {@code region}, in order; empty when the row has none. */

@@ -1,0 +1,83 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.testkit;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * The seeds a differential fuzzer runs, and how long one of its cases may take. In
+ * {@code mvn verify} a fuzzer runs its fixed list, so the build is deterministic;
+ * {@code -Dhbasepatches.fuzz.seed=N} replays one seed; {@code -Dhbasepatches.fuzz.random=true}
+ * (set by the root pom's {@code -Pfuzz-long} profile) draws {@code hbasepatches.fuzz.runs}
+ * (default 1) seeds from the clock instead. {@code hbasepatches.fuzz.caseSeconds} (default 300)
+ * bounds one case (a table with its reads) through {@link Bounded}.
+ */
+public final class FuzzSeeds {
+
+  /** Replays one seed. */
+  public static final String SEED = "hbasepatches.fuzz.seed";
+  /** Draws the seeds from the clock (the long profile). */
+  public static final String RANDOM = "hbasepatches.fuzz.random";
+  /** How many clock seeds to draw with {@link #RANDOM}. */
+  public static final String RUNS = "hbasepatches.fuzz.runs";
+  /** Seconds one fuzz case may take before it fails. */
+  public static final String CASE_SECONDS = "hbasepatches.fuzz.caseSeconds";
+
+  private FuzzSeeds() {
+  }
+
+  /** The seeds to run: the replayed one, clock seeds, or {@code fixed}. */
+  public static long[] seeds(long... fixed) {
+    String one = System.getProperty(SEED);
+    if (one != null && !one.isBlank()) {
+      try {
+        return new long[] { Long.parseLong(one.trim()) };
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(SEED + " must be a long, was '" + one + "'", e);
+      }
+    }
+    if (Boolean.getBoolean(RANDOM)) {
+      int runs = Integer.getInteger(RUNS, 1);
+      if (runs < 1) {
+        throw new IllegalArgumentException(RUNS + " must be at least 1, was " + runs);
+      }
+      Random clock = new Random(System.nanoTime());
+      long[] out = new long[runs];
+      for (int i = 0; i < runs; i++) {
+        // Positive and short enough to retype.
+        out[i] = (clock.nextLong() >>> 1) % 100_000_000_000_000L;
+      }
+      return out;
+    }
+    if (fixed.length == 0) {
+      throw new IllegalArgumentException("a fuzzer needs at least one fixed seed");
+    }
+    return Arrays.copyOf(fixed, fixed.length);
+  }
+
+  /** How long one case may run ({@link #CASE_SECONDS}, default 300 s). */
+  public static Duration caseLimit() {
+    int s = Integer.getInteger(CASE_SECONDS, 300);
+    if (s < 1) {
+      throw new IllegalArgumentException(CASE_SECONDS + " must be at least 1, was " + s);
+    }
+    return Duration.ofSeconds(s);
+  }
+}
