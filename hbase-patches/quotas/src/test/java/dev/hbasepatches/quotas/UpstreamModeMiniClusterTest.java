@@ -24,12 +24,12 @@ import static org.junit.Assert.assertTrue;
 import dev.hbasepatches.testkit.MiniCluster;
 import java.lang.reflect.Field;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.quotas.FixedIntervalRateLimiter;
 import org.apache.hadoop.hbase.quotas.QuotaCache;
+import org.apache.hadoop.hbase.quotas.QuotaLimiter;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
 import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.RateLimiter;
@@ -37,7 +37,9 @@ import org.apache.hadoop.hbase.quotas.RegionServerRpcQuotaManager;
 import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.junit.ClassRule;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.Timeout;
 
 /**
  * UPSTREAM runs HBase's own quota manager through the same RegionServer class, with the limiter
@@ -52,15 +54,16 @@ public class UpstreamModeMiniClusterTest {
     .conf(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY, FixedIntervalRateLimiter.class)
     .conf(QuotaMode.MODE_KEY, "UPSTREAM").build();
 
+  @Rule
+  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS)
+    .withLookingForStuckThread(true).build();
+
   @Test
   public void hbaseOwnManagerEnforcesStoredThrottles() throws Exception {
+    RegionServerRpcQuotaManager manager =
+      CLUSTER.regionServer(0).getRegionServerRpcQuotaManager();
     assertEquals("HBase's own manager, not a subclass", RegionServerRpcQuotaManager.class,
-      CLUSTER.regionServer(0).getRegionServerRpcQuotaManager().getClass());
-    Field f = Class.forName("org.apache.hadoop.hbase.quotas.TimeBasedLimiter")
-      .getDeclaredField("conf");
-    f.setAccessible(true);
-    assertEquals(FixedIntervalRateLimiter.class.getName(),
-      ((Configuration) f.get(null)).get(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY));
+      manager.getClass());
 
     TableName name = TableName.valueOf("upstream_reads");
     OtherModesSupport.createTable(CLUSTER.admin(), CLUSTER.connection(), name);
@@ -75,5 +78,17 @@ public class UpstreamModeMiniClusterTest {
       assertNotNull("erin is throttled at 5/sec", r);
       assertTrue(r.toString(), r.getWaitInterval() > 0 && r.getWaitInterval() <= 1000);
     }
+    // The limiter HBase built for erin is the configured class, on 2.6.1 (static configuration,
+    // set by the module) and on 2.6.4 (the server's own configuration) alike. Test-only reads of
+    // private members: the manager's cache and the limiter's request-number rate limiter.
+    Field cacheField = RegionServerRpcQuotaManager.class.getDeclaredField("quotaCache");
+    cacheField.setAccessible(true);
+    QuotaCache cache = (QuotaCache) cacheField.get(manager);
+    QuotaLimiter limiter = cache.getUserLimiter(
+      LoadProbe.user(CLUSTER.conf(), "erin").getUGI(), name);
+    Field reqs = limiter.getClass().getDeclaredField("reqsLimiter");
+    reqs.setAccessible(true);
+    assertEquals("the limiter " + limiter, FixedIntervalRateLimiter.class,
+      reqs.get(limiter).getClass());
   }
 }
