@@ -100,10 +100,14 @@ public class PacedQuotaMiniClusterTest {
     .conf(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, QuotaProbeObserver.class.getName())
     .build();
 
-  /** No case may hang the build: four minutes each (the cluster's start has its own bound). */
+  /**
+   * No case may hang the build: four minutes each (the cluster's start has its own bound). Not
+   * "looking for stuck threads": that runs each case in a thread group JUnit destroys after it,
+   * and the shared client connections' pool threads started in it could not be replaced later
+   * (IllegalThreadStateException).
+   */
   @Rule
-  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS)
-    .withLookingForStuckThread(true).build();
+  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS).build();
 
   /** The request attribute that names the user quotas are charged to. */
   static final String OVERRIDE = "quota.user";

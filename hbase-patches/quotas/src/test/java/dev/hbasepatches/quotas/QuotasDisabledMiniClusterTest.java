@@ -54,8 +54,7 @@ public class QuotasDisabledMiniClusterTest {
     .conf(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_NUM, "1").build();
 
   @Rule
-  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS)
-    .withLookingForStuckThread(true).build();
+  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS).build();
 
   @Test
   public void nothingIsThrottledAndNoThrottleCanBeStored() throws Exception {

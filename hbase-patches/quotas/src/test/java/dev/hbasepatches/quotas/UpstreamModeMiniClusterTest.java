@@ -55,8 +55,7 @@ public class UpstreamModeMiniClusterTest {
     .conf(QuotaMode.MODE_KEY, "UPSTREAM").build();
 
   @Rule
-  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS)
-    .withLookingForStuckThread(true).build();
+  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS).build();
 
   @Test
   public void hbaseOwnManagerEnforcesStoredThrottles() throws Exception {
@@ -69,14 +68,16 @@ public class UpstreamModeMiniClusterTest {
     OtherModesSupport.createTable(CLUSTER.admin(), CLUSTER.connection(), name);
     CLUSTER.util().waitTableAvailable(QuotaUtil.QUOTA_TABLE_NAME, 60_000);
     CLUSTER.admin().setQuota(
-      QuotaSettingsFactory.throttleUser("erin", ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
+      QuotaSettingsFactory.throttleUser("erin", ThrottleType.REQUEST_NUMBER, 5, TimeUnit.MINUTES));
     try (Connection erin =
       LoadProbe.connect(CLUSTER.conf(), LoadProbe.user(CLUSTER.conf(), "erin"))) {
       // HBase's cache learns of a user on its first request and loads the user's quota on the
       // next refresh, so the first second or so of requests is free.
       RpcThrottlingException r = OtherModesSupport.readUntilThrottled(erin, name, 20_000);
-      assertNotNull("erin is throttled at 5/sec", r);
-      assertTrue(r.toString(), r.getWaitInterval() > 0 && r.getWaitInterval() <= 1000);
+      // Per minute, so a slow client on a loaded machine still runs out (5/sec did not at load
+      // averages above 20 on 2.6.4).
+      assertNotNull("erin is throttled at 5/min", r);
+      assertTrue(r.toString(), r.getWaitInterval() > 0 && r.getWaitInterval() <= 60_000);
     }
     // The limiter HBase built for erin is the configured class, on 2.6.1 (static configuration,
     // set by the module) and on 2.6.4 (the server's own configuration) alike. Test-only reads of
