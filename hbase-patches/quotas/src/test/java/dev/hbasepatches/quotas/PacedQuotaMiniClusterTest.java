@@ -358,7 +358,9 @@ public class PacedQuotaMiniClusterTest {
   @Test
   public void scanReadSizeThrottleAdvertisesWaitsThatWork() throws Exception {
     Admin admin = CLUSTER.admin();
-    long bytesPerSecond = 100 * 1024; // 200 KB/s was not reached at load averages above 25
+    // One full scan (about 103 KB) must fit a period, or its wait exceeds one; 200 KB/s was not
+    // reached by one client at load averages above 25.
+    long bytesPerSecond = 150 * 1024;
     admin.setQuota(QuotaSettingsFactory.throttleUser("frank", ThrottleType.READ_SIZE,
       bytesPerSecond, TimeUnit.SECONDS));
     try (Connection frank =
