@@ -43,12 +43,31 @@ final class CostModel {
     this.resultSizeOnly = resultSizeOnly;
   }
 
+  /**
+   * The cost model of a server's configuration. A capacity unit that is not a positive number of
+   * bytes fails here, naming the key, instead of on every request later.
+   */
   static CostModel from(Configuration conf) {
     return new CostModel(
-      conf.getLong(QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY, QuotaUtil.DEFAULT_READ_CAPACITY_UNIT),
-      conf.getLong(QuotaUtil.WRITE_CAPACITY_UNIT_CONF_KEY, QuotaUtil.DEFAULT_WRITE_CAPACITY_UNIT),
+      unit(conf, QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY, QuotaUtil.DEFAULT_READ_CAPACITY_UNIT),
+      unit(conf, QuotaUtil.WRITE_CAPACITY_UNIT_CONF_KEY, QuotaUtil.DEFAULT_WRITE_CAPACITY_UNIT),
       conf.getBoolean(OperationQuota.USE_RESULT_SIZE_BYTES,
         OperationQuota.USE_RESULT_SIZE_BYTES_DEFAULT));
+  }
+
+  private static long unit(Configuration conf, String key, long dflt) {
+    String raw = conf.getTrimmed(key);
+    long v;
+    try {
+      v = raw == null || raw.isEmpty() ? dflt : Long.parseLong(raw);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+        key + " must be a positive number of bytes, got '" + raw + "'", e);
+    }
+    if (v <= 0) {
+      throw new IllegalArgumentException(key + " must be a positive number of bytes, got " + v);
+    }
+    return v;
   }
 
   /** Bytes a read really cost, from what it returned and the block bytes it scanned. */
@@ -61,7 +80,16 @@ final class CostModel {
   }
 
   long cost(ThrottleType type, long writes, long reads, long writeBytes, long readBytes) {
-    switch (type) {
+    return cost(ThrottleTypes.kind(type), writes, reads, writeBytes, readBytes, false, 0);
+  }
+
+  /**
+   * What one request costs against a throttle of {@code kind}: atomic throttles are charged only
+   * by atomic requests; handler time is in microseconds.
+   */
+  long cost(ThrottleTypes.Kind kind, long writes, long reads, long writeBytes, long readBytes,
+    boolean atomic, long handlerMicros) {
+    switch (kind) {
       case REQUEST_NUMBER:
         return writes + reads;
       case REQUEST_SIZE:
@@ -80,8 +108,16 @@ final class CostModel {
         return reads > 0 ? readBytes : 0;
       case READ_CAPACITY_UNIT:
         return reads > 0 ? units(readBytes, readUnit) : 0;
+      case ATOMIC_REQUEST_NUMBER:
+        return atomic ? writes + reads : 0;
+      case ATOMIC_READ_SIZE:
+        return atomic && reads > 0 ? readBytes : 0;
+      case ATOMIC_WRITE_SIZE:
+        return atomic && writes > 0 ? writeBytes : 0;
+      case REQUEST_HANDLER_USAGE_MS:
+        return Math.max(0, handlerMicros);
       default:
-        return 0;
+        throw new AssertionError(kind);
     }
   }
 

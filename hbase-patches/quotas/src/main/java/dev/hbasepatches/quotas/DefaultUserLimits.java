@@ -25,7 +25,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,15 +66,13 @@ final class DefaultUserLimits {
       throw new IllegalArgumentException(MAX_USERS_KEY + " must be at least 1, got " + max);
     }
     DefaultUserLimits d = new DefaultUserLimits(factory, max);
-    boolean any = d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_NUM,
-      ThrottleType.REQUEST_NUMBER);
-    any |= d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_SIZE,
-      ThrottleType.REQUEST_SIZE);
-    any |= d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_NUM, ThrottleType.READ_NUMBER);
-    any |= d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_SIZE, ThrottleType.READ_SIZE);
-    any |=
-      d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_WRITE_NUM, ThrottleType.WRITE_NUMBER);
-    any |= d.read(conf, QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_WRITE_SIZE, ThrottleType.WRITE_SIZE);
+    boolean any = false;
+    for (ThrottleType type : ThrottleType.values()) {
+      String key = ThrottleTypes.kind(type).defaultKey;
+      if (key != null) {
+        any |= d.read(conf, key, type);
+      }
+    }
     return any ? d : null;
   }
 
@@ -131,7 +128,8 @@ final class DefaultUserLimits {
     RateLimit[] byType = new RateLimit[perSecond.length];
     for (int i = 0; i < perSecond.length; i++) {
       if (perSecond[i] >= 0) {
-        byType[i] = factory.create(perSecond[i], TimeUnit.SECONDS.toNanos(1));
+        byType[i] = factory.create(perSecond[i] * ThrottleTypes.kind(i).scale(),
+          TimeUnit.SECONDS.toNanos(1));
       }
     }
     LimitSet set = new LimitSet("default limits of user " + user, byType, new SizeHistory());

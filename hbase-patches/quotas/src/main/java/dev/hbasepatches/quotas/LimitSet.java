@@ -60,10 +60,12 @@ final class LimitSet {
     this.history = history;
   }
 
-  /** Size and capacity-unit throttles need byte estimates; request counts do not. */
+  /**
+   * Size, capacity-unit and handler-time throttles need estimates (of bytes or time); request
+   * counts do not.
+   */
   static boolean isSized(ThrottleType type) {
-    return type != ThrottleType.REQUEST_NUMBER && type != ThrottleType.READ_NUMBER
-      && type != ThrottleType.WRITE_NUMBER;
+    return !ThrottleTypes.kind(type).counted();
   }
 
   static ThrottleType type(int ordinal) {

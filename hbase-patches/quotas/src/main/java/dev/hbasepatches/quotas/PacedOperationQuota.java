@@ -48,6 +48,8 @@ final class PacedOperationQuota implements OperationQuota {
 
   /** Write size assumed per mutation before a subject has any history (HBase assumes 100). */
   static final long FIRST_WRITE_ESTIMATE = 100;
+  /** Handler time assumed per call before a subject has any history: one millisecond. */
+  static final long FIRST_HANDLER_MICROS = 1000;
 
   private final LimitSet[] sets;
   private final boolean mayExceed;
@@ -59,6 +61,9 @@ final class PacedOperationQuota implements OperationQuota {
   private long reads;
   private long estimatedWrite;
   private long estimatedRead;
+  private long estimatedMicros;
+  private long admittedAtNanos;
+  private boolean atomic;
   private boolean scanCall;
   private boolean admitted;
   private long resultBytes;
@@ -97,33 +102,35 @@ final class PacedOperationQuota implements OperationQuota {
    * Checks a batch on either kind of quota this module hands out, on any HBase 2.6 release
    * ({@code OperationQuota.checkBatchQuota} gained an {@code isAtomic} parameter in 2.6.4).
    */
-  static void checkBatch(OperationQuota quota, int numWrites, int numReads)
+  static void checkBatch(OperationQuota quota, int numWrites, int numReads, boolean isAtomic)
     throws RpcThrottlingException {
     if (quota instanceof PacedOperationQuota) {
-      ((PacedOperationQuota) quota).checkBatchQuota(numWrites, numReads);
+      ((PacedOperationQuota) quota).checkBatchQuota(numWrites, numReads, isAtomic);
     } else if (!(quota instanceof FreeOperationQuota)) {
       throw new IllegalArgumentException("not a quota of this module: " + quota);
     }
   }
 
   /**
-   * HBase 2.6.4's form (no {@code @Override}: 2.6.1 has no such method). The paced limiter has no
-   * atomic-request limits, so an atomic batch is paced as its reads and writes.
+   * HBase 2.6.4's form (no {@code @Override}: 2.6.1 has no such method). An atomic request
+   * (check-and-mutate, or a batch holding one) is also charged to the atomic throttles.
    */
   public void checkBatchQuota(int numWrites, int numReads, boolean isAtomic)
     throws RpcThrottlingException {
-    checkBatchQuota(numWrites, numReads);
+    writes = numWrites;
+    reads = numReads;
+    atomic = isAtomic;
+    if (sized()) {
+      estimatedWrite = numWrites * history.perWrite(FIRST_WRITE_ESTIMATE);
+      estimatedRead = numReads * history.perRead(blockSize);
+      estimatedMicros = history.perCallMicros(FIRST_HANDLER_MICROS);
+    }
+    admit();
   }
 
   /** HBase 2.6.1's form (no {@code @Override}: 2.6.4 replaced it with the one above). */
   public void checkBatchQuota(int numWrites, int numReads) throws RpcThrottlingException {
-    writes = numWrites;
-    reads = numReads;
-    if (sized()) {
-      estimatedWrite = numWrites * history.perWrite(FIRST_WRITE_ESTIMATE);
-      estimatedRead = numReads * history.perRead(blockSize);
-    }
-    admit();
+    checkBatchQuota(numWrites, numReads, false);
   }
 
   @Override
@@ -139,21 +146,29 @@ final class PacedOperationQuota implements OperationQuota {
       estimatedRead = request.getNextCallSeq() > 0 && maxBlockBytesScanned > 0
         ? maxBlockBytesScanned
         : history.perScanCall(blockSize);
+      estimatedMicros = history.perCallMicros(FIRST_HANDLER_MICROS);
     }
     admit();
   }
 
-  private long taken(int ordinal, RateLimit limit, long writeBytes, long readBytes) {
-    long c = costs.cost(LimitSet.type(ordinal), writes, reads, writeBytes, readBytes);
+  private long taken(int ordinal, RateLimit limit, long writeBytes, long readBytes,
+    long micros) {
+    long c = costs.cost(ThrottleTypes.kind(ordinal), writes, reads, writeBytes, readBytes, atomic,
+      micros);
     return Math.min(c, Math.max(1, limit.units()));
   }
 
+  private long taken(int ordinal, RateLimit limit) {
+    return taken(ordinal, limit, estimatedWrite, estimatedRead, estimatedMicros);
+  }
+
   private void admit() throws RpcThrottlingException {
+    admittedAtNanos = System.nanoTime();
     for (int i = 0; i < sets.length; i++) {
       int[] present = sets[i].present();
       for (int k = 0; k < present.length; k++) {
         RateLimit limit = sets[i].limit(present[k]);
-        long cost = taken(present[k], limit, estimatedWrite, estimatedRead);
+        long cost = taken(present[k], limit);
         if (cost <= 0) {
           continue;
         }
@@ -164,7 +179,7 @@ final class PacedOperationQuota implements OperationQuota {
             continue;
           }
           giveBack(i, k);
-          refuse(sets[i], LimitSet.type(present[k]), wait);
+          refuse(sets[i], present[k], wait);
         }
       }
     }
@@ -178,7 +193,7 @@ final class PacedOperationQuota implements OperationQuota {
       int end = i == upToSet ? upToType : present.length;
       for (int k = 0; k < end; k++) {
         RateLimit limit = sets[i].limit(present[k]);
-        long cost = taken(present[k], limit, estimatedWrite, estimatedRead);
+        long cost = taken(present[k], limit);
         if (cost > 0) {
           limit.refund(cost);
         }
@@ -186,43 +201,14 @@ final class PacedOperationQuota implements OperationQuota {
     }
   }
 
-  private static void refuse(LimitSet set, ThrottleType type, long waitNanos)
+  private static void refuse(LimitSet set, int ordinal, long waitNanos)
     throws RpcThrottlingException {
     long waitMs = Math.max(1, (waitNanos + 999_999) / 1_000_000);
     if (LOG.isDebugEnabled()) {
-      LOG.debug("Throttled by {} {}: retry in {} ms", set.subject(), type, waitMs);
+      LOG.debug("Throttled by {} {}: retry in {} ms", set.subject(), LimitSet.type(ordinal),
+        waitMs);
     }
-    switch (type) {
-      case REQUEST_NUMBER:
-        RpcThrottlingException.throwNumRequestsExceeded(waitMs);
-        break;
-      case REQUEST_SIZE:
-        RpcThrottlingException.throwRequestSizeExceeded(waitMs);
-        break;
-      case WRITE_NUMBER:
-        RpcThrottlingException.throwNumWriteRequestsExceeded(waitMs);
-        break;
-      case WRITE_SIZE:
-        RpcThrottlingException.throwWriteSizeExceeded(waitMs);
-        break;
-      case READ_NUMBER:
-        RpcThrottlingException.throwNumReadRequestsExceeded(waitMs);
-        break;
-      case READ_SIZE:
-        RpcThrottlingException.throwReadSizeExceeded(waitMs);
-        break;
-      case REQUEST_CAPACITY_UNIT:
-        RpcThrottlingException.throwRequestCapacityUnitExceeded(waitMs);
-        break;
-      case WRITE_CAPACITY_UNIT:
-        RpcThrottlingException.throwWriteCapacityUnitExceeded(waitMs);
-        break;
-      case READ_CAPACITY_UNIT:
-        RpcThrottlingException.throwReadCapacityUnitExceeded(waitMs);
-        break;
-      default:
-        throw new RpcThrottlingException(type + " exceeded - wait " + waitMs + "ms");
-    }
+    ThrottleTypes.refuse(ThrottleTypes.kind(ordinal), waitMs);
   }
 
   @Override
@@ -233,7 +219,9 @@ final class PacedOperationQuota implements OperationQuota {
     admitted = false;
     long actualWrite = estimatedWrite;
     long actualRead = estimatedRead;
+    long actualMicros = estimatedMicros;
     if (sized()) {
+      actualMicros = (System.nanoTime() - admittedAtNanos) / 1000;
       actualWrite = writes > 0 ? mutationBytes : 0;
       actualRead = 0;
       if (reads > 0) {
@@ -244,14 +232,15 @@ final class PacedOperationQuota implements OperationQuota {
         }
         actualRead = costs.readBytes(resultBytes, blockBytes);
       }
-      learn(actualWrite, actualRead);
+      learn(actualWrite, actualRead, actualMicros);
     }
     for (LimitSet set : sets) {
       int[] present = set.present();
       for (int k = 0; k < present.length; k++) {
         RateLimit limit = set.limit(present[k]);
-        long estimated = taken(present[k], limit, estimatedWrite, estimatedRead);
-        long real = costs.cost(LimitSet.type(present[k]), writes, reads, actualWrite, actualRead);
+        long estimated = taken(present[k], limit);
+        long real = costs.cost(ThrottleTypes.kind(present[k]), writes, reads, actualWrite,
+          actualRead, atomic, actualMicros);
         if (real > estimated) {
           limit.charge(real - estimated);
         } else if (real < estimated) {
@@ -261,12 +250,13 @@ final class PacedOperationQuota implements OperationQuota {
     }
   }
 
-  private void learn(long actualWrite, long actualRead) {
+  private void learn(long actualWrite, long actualRead, long actualMicros) {
     for (LimitSet set : sets) {
       if (!set.sized()) {
         continue;
       }
       SizeHistory h = set.history();
+      h.observeCallMicros(actualMicros);
       if (reads > 0) {
         if (scanCall) {
           h.observeScanCall(actualRead);

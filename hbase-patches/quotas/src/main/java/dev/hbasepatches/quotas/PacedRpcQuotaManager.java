@@ -299,11 +299,11 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
     throws IOException, RpcThrottlingException {
     switch (type) {
       case GET:
-        return checkBatchQuota(region, 0, 1);
+        return checkBatchQuota(region, 0, 1, false);
       case MUTATE:
-        return checkBatchQuota(region, 1, 0);
+        return checkBatchQuota(region, 1, 0, false);
       case CHECK_AND_MUTATE:
-        return checkBatchQuota(region, 1, 1);
+        return checkBatchQuota(region, 1, 1, true);
       default:
         throw new IllegalArgumentException("not a batch operation: " + type);
     }
@@ -318,36 +318,48 @@ public class PacedRpcQuotaManager extends RegionServerRpcQuotaManager {
     }
     int writes = 0;
     int reads = 0;
+    boolean atomic = false;
     for (ClientProtos.Action action : actions) {
       if (action.hasMutation()) {
         writes++;
         if (QuotaUtil.getQuotaOperationType(action, hasCondition)
             == OperationQuota.OperationType.CHECK_AND_MUTATE) {
           reads++;
+          atomic = true; // one conditional action makes the batch atomic, as in HBase 2.6.4
         }
       } else if (action.hasGet()) {
         reads++;
       }
     }
-    PacedOperationQuota.checkBatch(quota, writes, reads);
+    PacedOperationQuota.checkBatch(quota, writes, reads, atomic);
     return quota;
   }
 
   /** HBase 2.6.1's form (no {@code @Override}: 2.6.4 has the one below instead). */
   public OperationQuota checkBatchQuota(Region region, int numWrites, int numReads)
     throws IOException, RpcThrottlingException {
-    OperationQuota quota = quotaFor(region);
-    PacedOperationQuota.checkBatch(quota, numWrites, numReads);
-    return quota;
+    return checkBatchQuota(region, numWrites, numReads, false);
   }
 
   /**
    * HBase 2.6.4's form, which its RPC services call (no {@code @Override}: 2.6.1 has no such
-   * method). Without it 2.6.4 would run the inherited stock check. An atomic batch is paced as
-   * its reads and writes: the paced limiter has no atomic-request limits.
+   * method). Without it 2.6.4 would run the inherited stock check. An atomic request is also
+   * charged to the atomic throttles (HBase 2.6.4's types; 2.6.1 has none).
    */
   public OperationQuota checkBatchQuota(Region region, int numWrites, int numReads,
     boolean isAtomic) throws IOException, RpcThrottlingException {
-    return checkBatchQuota(region, numWrites, numReads);
+    OperationQuota quota = quotaFor(region);
+    PacedOperationQuota.checkBatch(quota, numWrites, numReads, isAtomic);
+    return quota;
+  }
+
+  /**
+   * HBase 2.6.4's push (no {@code @Override}: 2.6.1 has no such method): its master asks every
+   * RegionServer to reload quotas when one is set ({@code ReloadQuotasProcedure}), and a
+   * configuration reload does the same. Re-read {@code hbase:quota} now, synchronously, as
+   * HBase's own manager does; the inherited version would refresh only HBase's unused cache.
+   */
+  public void reload() {
+    refresh();
   }
 }

@@ -212,7 +212,7 @@ final class QuotaBook {
       if (tq == null) {
         continue;
       }
-      long units = shareOf(tq, e, factors);
+      long units = shareOf(tq, e, factors) * ThrottleTypes.kind(type).scale();
       long periodNanos = ProtobufUtil.toTimeUnit(tq.getTimeUnit()).toNanos(1);
       String key = subject + "#" + type;
       RateLimit limit = limits.get(key);
@@ -265,28 +265,7 @@ final class QuotaBook {
 
   /** The stored limit of one throttle type, or null when the setting has none. */
   static TimedQuota timed(Throttle t, ThrottleType type) {
-    switch (type) {
-      case REQUEST_NUMBER:
-        return t.hasReqNum() ? t.getReqNum() : null;
-      case REQUEST_SIZE:
-        return t.hasReqSize() ? t.getReqSize() : null;
-      case WRITE_NUMBER:
-        return t.hasWriteNum() ? t.getWriteNum() : null;
-      case WRITE_SIZE:
-        return t.hasWriteSize() ? t.getWriteSize() : null;
-      case READ_NUMBER:
-        return t.hasReadNum() ? t.getReadNum() : null;
-      case READ_SIZE:
-        return t.hasReadSize() ? t.getReadSize() : null;
-      case REQUEST_CAPACITY_UNIT:
-        return t.hasReqCapacityUnit() ? t.getReqCapacityUnit() : null;
-      case WRITE_CAPACITY_UNIT:
-        return t.hasWriteCapacityUnit() ? t.getWriteCapacityUnit() : null;
-      case READ_CAPACITY_UNIT:
-        return t.hasReadCapacityUnit() ? t.getReadCapacityUnit() : null;
-      default:
-        return null; // a type newer than this module: not enforced
-    }
+    return ThrottleTypes.timed(t, type);
   }
 
   /** Whether any stored limit is CLUSTER-scoped, i.e. whether factors must be fetched. */

@@ -30,6 +30,7 @@ final class SizeHistory {
   private volatile long perRead = -1;
   private volatile long perWrite = -1;
   private volatile long perScanCall = -1;
+  private volatile long perCallMicros = -1;
 
   /** Bytes one read action is expected to cost; {@code fallback} until something was seen. */
   long perRead(long fallback) {
@@ -45,6 +46,16 @@ final class SizeHistory {
   long perScanCall(long fallback) {
     long v = perScanCall;
     return v < 0 ? fallback : v;
+  }
+
+  /** Handler time one call is expected to take, in microseconds. */
+  long perCallMicros(long fallback) {
+    long v = perCallMicros;
+    return v < 0 ? fallback : v;
+  }
+
+  void observeCallMicros(long micros) {
+    perCallMicros = blend(perCallMicros, micros);
   }
 
   void observeRead(long bytes) {

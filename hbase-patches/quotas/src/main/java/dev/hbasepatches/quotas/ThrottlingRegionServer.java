@@ -19,13 +19,16 @@ package dev.hbasepatches.quotas;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseInterfaceAudience;
 import org.apache.hadoop.hbase.quotas.FixedIntervalRateLimiter;
+import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.RateLimiter;
 import org.apache.hadoop.hbase.quotas.RegionServerRpcQuotaManager;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RegionServerStatusProtos.RegionServerStartupResponse;
+import org.apache.hadoop.hbase.util.VersionInfo;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +51,7 @@ public class ThrottlingRegionServer extends HRegionServer {
   private final RegionServerRpcQuotaManager ours;
 
   public ThrottlingRegionServer(Configuration conf) throws IOException {
-    super(conf);
+    super(checkedBeforeStart(conf));
     this.mode = QuotaMode.from(conf);
     switch (mode) {
       case PATCHED:
@@ -65,6 +68,24 @@ public class ThrottlingRegionServer extends HRegionServer {
         throw new AssertionError(mode);
     }
     LOG.info("Request throttling mode {}", mode);
+  }
+
+  /**
+   * Checks the quota settings before the server allocates anything (ports, ZooKeeper): a bad
+   * mode, a capacity unit that is not a positive number of bytes, or (PATCHED) a throttle type of
+   * the running HBase this module cannot enforce stops the start with a message naming the key
+   * or the HBase version.
+   */
+  static Configuration checkedBeforeStart(Configuration conf) {
+    QuotaMode mode = QuotaMode.from(conf);
+    if (QuotaUtil.isQuotaEnabled(conf) && mode != QuotaMode.BASELINE) {
+      // HBase's own manager divides by these too (UPSTREAM): a zero fails every request there.
+      CostModel.from(conf);
+      if (mode == QuotaMode.PATCHED) {
+        ThrottleTypes.checkSupported();
+      }
+    }
+    return conf;
   }
 
   public QuotaMode quotaMode() {
@@ -95,10 +116,12 @@ public class ThrottlingRegionServer extends HRegionServer {
   }
 
   /**
-   * HBase's limiters read {@code hbase.quota.rate.limiter} from a static configuration of their
-   * own, built from the classpath's hbase-site.xml, not from the server's configuration. Copy the
-   * server's choice there so UPSTREAM runs the limiter this server was configured with (one JVM
-   * holds one choice; a minicluster's servers share it).
+   * HBase 2.6.1's limiters read {@code hbase.quota.rate.limiter} from a static configuration of
+   * their own, built from the classpath's hbase-site.xml, not from the server's configuration:
+   * copy the server's choice there so UPSTREAM runs the limiter this server was configured with
+   * (one JVM holds one choice; a minicluster's servers share it). Later releases (2.6.4) build
+   * each limiter from the server's configuration, so there is nothing to copy. A release with
+   * neither stops the start, naming its version.
    */
   static void applyUpstreamLimiterChoice(Configuration conf) {
     String limiter = conf.get(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY);
@@ -106,10 +129,27 @@ public class ThrottlingRegionServer extends HRegionServer {
     if (limiter == null && refill == null) {
       return;
     }
+    Class<?> c;
     try {
-      Class<?> c = Class.forName("org.apache.hadoop.hbase.quotas.TimeBasedLimiter");
-      Field f = c.getDeclaredField("conf");
+      c = Class.forName("org.apache.hadoop.hbase.quotas.TimeBasedLimiter");
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(cannotPass(limiter, "it has no TimeBasedLimiter"), e);
+    }
+    if (limitersTakeTheServerConfiguration(c)) {
+      LOG.info("UPSTREAM limiter {} (refill interval {}), from the server's configuration",
+        limiter, refill);
+      return;
+    }
+    Field f;
+    try {
+      f = c.getDeclaredField("conf");
       f.setAccessible(true);
+    } catch (NoSuchFieldException | RuntimeException e) {
+      throw new IllegalStateException(cannotPass(limiter,
+        "its TimeBasedLimiter neither takes the server's configuration (2.6.4) nor keeps the"
+          + " static 'conf' of 2.6.1"), e);
+    }
+    try {
       Configuration limiterConf = (Configuration) f.get(null);
       if (limiter != null) {
         limiterConf.set(RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY, limiter);
@@ -117,10 +157,28 @@ public class ThrottlingRegionServer extends HRegionServer {
       if (refill != null) {
         limiterConf.set(FixedIntervalRateLimiter.RATE_LIMITER_REFILL_INTERVAL_MS, refill);
       }
-      LOG.info("UPSTREAM limiter {} (refill interval {})", limiter, refill);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      LOG.warn("Could not pass {}={} to HBase's limiters; they use the classpath hbase-site.xml",
-        RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY, limiter, e);
+    } catch (IllegalAccessException | RuntimeException e) {
+      throw new IllegalStateException(cannotPass(limiter, e.toString()), e);
     }
+    LOG.info("UPSTREAM limiter {} (refill interval {}), copied into HBase's limiter configuration",
+      limiter, refill);
+  }
+
+  /** HBase 2.6.4 and later: {@code fromThrottle(Configuration, Throttle)}. */
+  static boolean limitersTakeTheServerConfiguration(Class<?> timeBasedLimiter) {
+    for (Method m : timeBasedLimiter.getDeclaredMethods()) {
+      if (m.getName().equals("fromThrottle") && m.getParameterCount() == 2
+        && m.getParameterTypes()[0] == Configuration.class) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String cannotPass(String limiter, String why) {
+    return "hbasepatches.quotas.mode=UPSTREAM cannot pass "
+      + RateLimiter.QUOTA_RATE_LIMITER_CONF_KEY + "=" + limiter + " to the limiters of HBase " + VersionInfo.getVersion() + ": " + why
+      + ". Set it in the hbase-site.xml on the RegionServer's classpath and drop it from the"
+      + " server configuration, or use a build of the module for this release.";
   }
 }

@@ -64,8 +64,12 @@ final class LoadProbe {
 
     @Override
     public String toString() {
+      String first;
+      synchronized (failures) {
+        first = failures.isEmpty() ? "" : " (first: " + failures.get(0) + ")";
+      }
       return "admitted=" + admitted + " throttled=" + throttled + " wait(ms)=[" + minWaitMs
-        + ", " + maxWaitMs + "] failures=" + failures.size() + " over "
+        + ", " + maxWaitMs + "] failures=" + failures.size() + first + " over "
         + String.format("%.2f s", seconds());
     }
   }

@@ -31,6 +31,7 @@ import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.Assume;
 import org.junit.Test;
 
 /** Admission, rollback and size correction of one request, on limits without a clock. */
@@ -233,5 +234,92 @@ public class PacedOperationQuotaTest {
     assertEquals(3, COSTS.cost(ThrottleType.REQUEST_CAPACITY_UNIT, 1, 1, 10, 1025));
     assertEquals(0, COSTS.cost(ThrottleType.READ_SIZE, 1, 0, 10, 0));
     assertEquals(2, COSTS.cost(ThrottleType.REQUEST_NUMBER, 1, 1, 0, 0));
+  }
+
+  /**
+   * Every refusal reads back on the client as the same type and wait: a client rebuilds the
+   * exception from its message alone, including for the types newer than 2.6.1.
+   */
+  @Test
+  public void everyRefusalParsesBackToItsTypeAndWait() {
+    for (ThrottleType type : ThrottleType.values()) {
+      try {
+        ThrottleTypes.refuse(ThrottleTypes.kind(type), 61_234);
+        fail(type.name());
+      } catch (RpcThrottlingException e) {
+        RpcThrottlingException parsed = new RpcThrottlingException(e.getMessage());
+        assertEquals(type.name(), e.getType(), parsed.getType());
+        assertEquals(type.name(), 61_234, parsed.getWaitInterval());
+        assertEquals(type.name(), 61_234, e.getWaitInterval());
+      }
+    }
+  }
+
+  private static ThrottleType newer(ThrottleTypes.Kind kind) {
+    ThrottleType t = ThrottleTypes.type(kind);
+    Assume.assumeTrue("HBase " + org.apache.hadoop.hbase.util.VersionInfo.getVersion()
+      + " has no " + kind + " throttle", t != null);
+    return t;
+  }
+
+  /** HBase 2.6.4's atomic throttles bind atomic requests only; non-atomic ones pass free. */
+  @Test
+  public void atomicThrottlesChargeOnlyAtomicRequests() throws Exception {
+    ThrottleType atomicReqs = newer(ThrottleTypes.Kind.ATOMIC_REQUEST_NUMBER);
+    CountingLimit limit = new CountingLimit(2, SECOND);
+    LimitSet u = set("user", atomicReqs, limit);
+    for (int i = 0; i < 10; i++) {
+      PacedOperationQuota q = quota(false, u);
+      q.checkBatchQuota(1, 1, false);
+      q.close();
+    }
+    assertEquals("non-atomic requests are not counted", 0, limit.acquired);
+    quota(false, u).checkBatchQuota(1, 1, true);
+    assertEquals("a check-and-mutate counts its read and its write", 2, limit.used);
+    try {
+      quota(false, u).checkBatchQuota(1, 1, true);
+      fail("the atomic request limit is spent");
+    } catch (RpcThrottlingException e) {
+      assertEquals("AtomicRequestNumberExceeded", e.getType().name());
+    }
+
+    ThrottleType atomicWrites = newer(ThrottleTypes.Kind.ATOMIC_WRITE_SIZE);
+    CountingLimit bytes = new CountingLimit(10_000, SECOND);
+    LimitSet w = set("user", atomicWrites, bytes);
+    PacedOperationQuota plain = quota(false, w);
+    plain.checkBatchQuota(1, 0, false);
+    plain.addMutation(new Put(Bytes.toBytes("r")).addColumn(Bytes.toBytes("f"),
+      Bytes.toBytes("q"), new byte[3000]));
+    plain.close();
+    assertEquals("a plain put is not an atomic write", 0, bytes.used);
+    PacedOperationQuota atomic = quota(false, w);
+    atomic.checkBatchQuota(1, 1, true);
+    Put put = new Put(Bytes.toBytes("r")).addColumn(Bytes.toBytes("f"), Bytes.toBytes("q"),
+      new byte[3000]);
+    atomic.addMutation(put);
+    atomic.close();
+    assertTrue("the atomic write is charged its real size: " + bytes.used,
+      bytes.used >= 3000 && bytes.used < 3200);
+  }
+
+  /** Handler time: estimated before, charged as measured after, refused when spent. */
+  @Test
+  public void handlerTimeIsChargedAsMeasured() throws Exception {
+    ThrottleType handler = newer(ThrottleTypes.Kind.REQUEST_HANDLER_USAGE_MS);
+    CountingLimit micros = new CountingLimit(5_000, SECOND); // 5 ms a second
+    LimitSet u = set("user", handler, micros);
+    PacedOperationQuota q = quota(false, u);
+    q.checkBatchQuota(0, 1, false);
+    assertEquals("one millisecond estimated before any history",
+      PacedOperationQuota.FIRST_HANDLER_MICROS, micros.used);
+    Thread.sleep(20);
+    q.close();
+    assertTrue("charged the 20 ms the request held: " + micros.used, micros.used >= 20_000);
+    try {
+      quota(false, u).checkBatchQuota(0, 1, false);
+      fail("5 ms a second, 20 ms used");
+    } catch (RpcThrottlingException e) {
+      assertEquals("RequestHandlerUsageTimeExceeded", e.getType().name());
+    }
   }
 }

@@ -30,6 +30,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.hadoop.hbase.Cell;
@@ -37,6 +41,7 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
@@ -50,17 +55,23 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
 import org.apache.hadoop.hbase.quotas.OperationQuota;
 import org.apache.hadoop.hbase.quotas.QuotaCache;
+import org.apache.hadoop.hbase.quotas.QuotaScope;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.QuotaTableUtil;
 import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
 import org.junit.AfterClass;
+import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,6 +99,15 @@ public class PacedQuotaMiniClusterTest {
     .conf(QuotaCache.QUOTA_USER_REQUEST_ATTRIBUTE_OVERRIDE_KEY, PacedQuotaMiniClusterTest.OVERRIDE)
     .conf(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, QuotaProbeObserver.class.getName())
     .build();
+
+  /**
+   * No case may hang the build: four minutes each (the cluster's start has its own bound). Not
+   * "looking for stuck threads": that runs each case in a thread group JUnit destroys after it,
+   * and the shared client connections' pool threads started in it could not be replaced later
+   * (IllegalThreadStateException).
+   */
+  @Rule
+  public final Timeout timeout = Timeout.builder().withTimeout(240, TimeUnit.SECONDS).build();
 
   /** The request attribute that names the user quotas are charged to. */
   static final String OVERRIDE = "quota.user";
@@ -183,7 +203,9 @@ public class PacedQuotaMiniClusterTest {
   @Test
   public void throttledUserHoldsItsRateAndTheOtherUserIsUntouched() throws Exception {
     Admin admin = CLUSTER.admin();
-    int rate = 20;
+    // Low enough that two client threads exceed it even at load averages above 25 (a Get then
+    // took 100+ ms); at 20/s they did not, and no request was refused.
+    int rate = 8;
     admin.setQuota(
       QuotaSettingsFactory.throttleUser("alice", ThrottleType.REQUEST_NUMBER, rate,
         TimeUnit.SECONDS));
@@ -215,7 +237,7 @@ public class PacedQuotaMiniClusterTest {
   public void changingAndRemovingAThrottleTakesEffectWithoutRestart() throws Exception {
     Admin admin = CLUSTER.admin();
     admin.setQuota(QuotaSettingsFactory.throttleUser("alice", READS, ThrottleType.READ_NUMBER,
-      2, TimeUnit.SECONDS));
+      1, TimeUnit.SECONDS));
     QuotaSnapshot s = awaitSnapshot("alice on " + READS, x -> x.user("alice") != null);
     RateLimit limit = s.user("alice").forTable(READS).limit(ThrottleType.READ_NUMBER);
     assertNull("the throttle is for one table only", s.user("alice").forTable(OTHER));
@@ -232,7 +254,7 @@ public class PacedQuotaMiniClusterTest {
         }
         get(other, i);
       }
-      assertTrue("10 quick reads against 2/sec: " + refused + " refused", refused >= 5);
+      assertTrue("10 quick reads against 1/sec: " + refused + " refused", refused >= 5);
 
       admin.setQuota(QuotaSettingsFactory.throttleUser("alice", READS,
         ThrottleType.READ_NUMBER, 10_000, TimeUnit.SECONDS));
@@ -241,7 +263,7 @@ public class PacedQuotaMiniClusterTest {
           .limit(ThrottleType.READ_NUMBER).units() == 10_000);
       assertSame("the limiter is re-rated in place, not replaced", limit,
         s.user("alice").forTable(READS).limit(ThrottleType.READ_NUMBER));
-      Thread.sleep(600); // let the debt of the 2/sec period run off
+      Thread.sleep(1100); // let the debt of the 1/sec period run off
       for (int i = 0; i < 20; i++) {
         get(t, i);
       }
@@ -259,7 +281,7 @@ public class PacedQuotaMiniClusterTest {
   @Test
   public void tableAndNamespaceThrottlesBindEveryUser() throws Exception {
     Admin admin = CLUSTER.admin();
-    int rate = 10;
+    int rate = 4; // exceeded by two slow client threads (see above)
     admin.setQuota(
       QuotaSettingsFactory.throttleTable(READS, ThrottleType.REQUEST_NUMBER, rate,
         TimeUnit.SECONDS));
@@ -302,7 +324,7 @@ public class PacedQuotaMiniClusterTest {
   @Test
   public void writeSizeThrottleHoldsBytesPerSecond() throws Exception {
     Admin admin = CLUSTER.admin();
-    long bytesPerSecond = 10 * 1024;
+    long bytesPerSecond = 4 * 1024; // exceeded by two slow client threads (see above)
     admin.setQuota(QuotaSettingsFactory.throttleUser("carol", ThrottleType.WRITE_SIZE,
       bytesPerSecond, TimeUnit.SECONDS));
     try {
@@ -336,7 +358,9 @@ public class PacedQuotaMiniClusterTest {
   @Test
   public void scanReadSizeThrottleAdvertisesWaitsThatWork() throws Exception {
     Admin admin = CLUSTER.admin();
-    long bytesPerSecond = 200 * 1024;
+    // One full scan (about 103 KB) must fit a period, or its wait exceeds one; 200 KB/s was not
+    // reached by one client at load averages above 25.
+    long bytesPerSecond = 150 * 1024;
     admin.setQuota(QuotaSettingsFactory.throttleUser("frank", ThrottleType.READ_SIZE,
       bytesPerSecond, TimeUnit.SECONDS));
     try (Connection frank =
@@ -564,6 +588,449 @@ public class PacedQuotaMiniClusterTest {
     } finally {
       admin.setQuota(QuotaSettingsFactory.unthrottleTable(closes));
       awaitSnapshot("no throttle on " + closes, s -> s.table(closes) == null);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Exact counts. The limits below are per day, so what a limiter refills during a case (one unit
+  // every hours) cannot change a count: each case asserts exactly how many requests are admitted
+  // and which RpcThrottlingException type refuses the next one.
+
+  /** One operation a test repeats. */
+  @FunctionalInterface
+  private interface Attempt {
+    void run(int i) throws IOException;
+  }
+
+  /** How a run of attempts ended. */
+  private static final class Outcome {
+    int admitted;
+    RpcThrottlingException refusal;
+
+    RpcThrottlingException.Type type() {
+      return refusal == null ? null : refusal.getType();
+    }
+
+    @Override
+    public String toString() {
+      return admitted + " admitted, then " + (refusal == null ? "no refusal" : refusal);
+    }
+  }
+
+  /** A throttling refusal anywhere in {@code e}, including each action of a failed batch. */
+  private static RpcThrottlingException refusalIn(Throwable e) {
+    RpcThrottlingException r = LoadProbe.throttling(e);
+    if (r == null && e instanceof RetriesExhaustedWithDetailsException) {
+      for (Throwable cause : ((RetriesExhaustedWithDetailsException) e).getCauses()) {
+        r = LoadProbe.throttling(cause);
+        if (r == null) {
+          return null;
+        }
+      }
+    }
+    return r;
+  }
+
+  /** Attempts {@code max} times or until the first throttling refusal. */
+  private static Outcome untilRefused(int max, Attempt a) throws IOException {
+    Outcome o = new Outcome();
+    for (int i = 0; i < max; i++) {
+      try {
+        a.run(i);
+        o.admitted++;
+      } catch (IOException e) {
+        o.refusal = refusalIn(e);
+        if (o.refusal == null) {
+          throw e;
+        }
+        return o;
+      }
+    }
+    return o;
+  }
+
+  private static void assertOutcome(String what, int admitted, RpcThrottlingException.Type type,
+    Outcome o) {
+    assertEquals(what + ": " + o, admitted, o.admitted);
+    assertEquals(what + ": " + o, type, o.type());
+    if (type != null) {
+      assertTrue(what + ": a refusal carries a wait: " + o, o.refusal.getWaitInterval() > 0);
+    }
+  }
+
+  private static Connection connectAs(String user) throws Exception {
+    return LoadProbe.connect(CLUSTER.conf(), LoadProbe.user(CLUSTER.conf(), user));
+  }
+
+  private static TableName createLoaded(TableName name) throws IOException {
+    CLUSTER.admin().createTable(TableDescriptorBuilder.newBuilder(name)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
+    try (Table table = CLUSTER.connection().getTable(name)) {
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < ROWS; i++) {
+        puts.add(new Put(row(i)).addColumn(F, Q, new byte[100]));
+      }
+      table.put(puts);
+    }
+    return name;
+  }
+
+  private static List<Get> gets(int first, int n) {
+    List<Get> gets = new ArrayList<>();
+    for (int j = 0; j < n; j++) {
+      gets.add(new Get(row(first + j)));
+    }
+    return gets;
+  }
+
+  private static List<Put> puts(int first, int n, int valueBytes) {
+    List<Put> puts = new ArrayList<>();
+    for (int j = 0; j < n; j++) {
+      puts.add(new Put(row(first + j)).addColumn(F, Q, new byte[valueBytes]));
+    }
+    return puts;
+  }
+
+  /**
+   * A multi-get or batch put counts each of its actions, and is admitted or refused whole: a
+   * multi-get of 4 refused against the last 2 reads leaves those 2 for the next requests.
+   */
+  @Test
+  public void batchesCountEveryActionAndAreRefusedWhole() throws Exception {
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("ivan", ThrottleType.READ_NUMBER, 10, TimeUnit.DAYS));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("ivan", ThrottleType.WRITE_NUMBER, 6, TimeUnit.DAYS));
+    try (Connection ivan = connectAs("ivan"); Table t = ivan.getTable(OTHER)) {
+      awaitSnapshot("ivan's read and write throttles", s -> s.user("ivan") != null
+        && s.user("ivan").global().limit(ThrottleType.WRITE_NUMBER) != null
+        && s.user("ivan").global().limit(ThrottleType.READ_NUMBER) != null);
+      assertOutcome("multi-gets of 4 under 10 reads", 2,
+        RpcThrottlingException.Type.NumReadRequestsExceeded,
+        untilRefused(10, i -> t.get(gets(4 * i, 4))));
+      assertOutcome("single gets after the refused multi-get", 2,
+        RpcThrottlingException.Type.NumReadRequestsExceeded,
+        untilRefused(10, i -> t.get(new Get(row(i)))));
+      assertOutcome("batch puts of 3 under 6 writes", 2,
+        RpcThrottlingException.Type.NumWriteRequestsExceeded,
+        untilRefused(10, i -> t.put(puts(3 * i, 3, 10))));
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("ivan"));
+      awaitSnapshot("ivan unthrottled", s -> s.user("ivan") == null);
+    }
+  }
+
+  /**
+   * A check-and-mutate reads and writes: it takes a read from a read throttle that plain puts
+   * never touch. On HBase 2.6.4 and later it is also the atomic request the ATOMIC_* throttles
+   * count, while gets and puts are not.
+   */
+  @Test
+  public void checkAndMutateTakesAReadAndCountsAsAtomic() throws Exception {
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("judy", ThrottleType.READ_NUMBER, 3, TimeUnit.DAYS));
+    ThrottleType atomic = ThrottleTypes.type(ThrottleTypes.Kind.ATOMIC_REQUEST_NUMBER);
+    if (atomic != null) {
+      admin.setQuota(QuotaSettingsFactory.throttleUser("kurt", atomic, 4, TimeUnit.DAYS));
+    }
+    try (Connection judy = connectAs("judy"); Table t = judy.getTable(WRITES)) {
+      awaitSnapshot("judy throttled", s -> s.user("judy") != null
+        && (atomic == null || s.user("kurt") != null));
+      assertOutcome("plain puts under a read throttle", 10, null,
+        untilRefused(10, i -> t.put(new Put(row(i)).addColumn(F, Q, new byte[10]))));
+      Attempt cam = i -> t.checkAndMutate(CheckAndMutate.newBuilder(row(i))
+        .ifEquals(F, Q, new byte[10]).build(new Put(row(i)).addColumn(F, Q, new byte[10])));
+      assertOutcome("check-and-mutates under 3 reads", 3,
+        RpcThrottlingException.Type.NumReadRequestsExceeded, untilRefused(10, cam));
+      if (atomic == null) {
+        LOG.info("HBase {} has no atomic throttle types",
+          org.apache.hadoop.hbase.util.VersionInfo.getVersion());
+        return;
+      }
+      try (Connection kurt = connectAs("kurt"); Table k = kurt.getTable(WRITES)) {
+        assertOutcome("gets and puts are not atomic", 20, null, untilRefused(20, i -> {
+          if (i % 2 == 0) {
+            get(k, i);
+          } else {
+            k.put(new Put(row(i)).addColumn(F, Q, new byte[10]));
+          }
+        }));
+        Attempt kcam = i -> k.checkAndMutate(CheckAndMutate.newBuilder(row(i))
+          .ifEquals(F, Q, new byte[10]).build(new Put(row(i)).addColumn(F, Q, new byte[10])));
+        Outcome o = untilRefused(10, kcam);
+        assertEquals("a check-and-mutate is one read and one write: 2 of 4: " + o, 2, o.admitted);
+        assertEquals(o.toString(), "AtomicRequestNumberExceeded", o.type().name());
+      }
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("judy"));
+      if (atomic != null) {
+        admin.setQuota(QuotaSettingsFactory.unthrottleUser("kurt"));
+      }
+      awaitSnapshot("judy and kurt unthrottled",
+        s -> s.user("judy") == null && s.user("kurt") == null);
+    }
+  }
+
+  /** A user's namespace throttle binds that user in the namespace only. */
+  @Test
+  public void userOnNamespaceThrottleBindsOnlyThere() throws Exception {
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(QuotaSettingsFactory.throttleUser("kate", NS, ThrottleType.REQUEST_NUMBER, 3,
+      TimeUnit.DAYS));
+    try (Connection kate = connectAs("kate"); Table inNs = kate.getTable(IN_NS);
+      Table other = kate.getTable(OTHER); Connection lou = connectAs("lou");
+      Table louInNs = lou.getTable(IN_NS)) {
+      awaitSnapshot("kate throttled in " + NS, s -> s.user("kate") != null);
+      assertOutcome("kate in " + NS, 3, RpcThrottlingException.Type.NumRequestsExceeded,
+        untilRefused(10, i -> get(inNs, i)));
+      assertOutcome("kate elsewhere", 10, null, untilRefused(10, i -> get(other, i)));
+      assertOutcome("another user in " + NS, 10, null, untilRefused(10, i -> get(louInNs, i)));
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("kate", NS));
+      awaitSnapshot("kate unthrottled", s -> s.user("kate") == null);
+    }
+  }
+
+  /** bypassGlobals: the user skips table, namespace and server throttles; others do not. */
+  @Test
+  public void bypassGlobalsSkipsTheTableThrottle() throws Exception {
+    Admin admin = CLUSTER.admin();
+    TableName bypass = createLoaded(TableName.valueOf("paced_bypass"));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleTable(bypass, ThrottleType.REQUEST_NUMBER, 2, TimeUnit.DAYS));
+    admin.setQuota(QuotaSettingsFactory.bypassGlobals("leo", true));
+    try (Connection leo = connectAs("leo"); Table l = leo.getTable(bypass);
+      Connection mia = connectAs("mia"); Table m = mia.getTable(bypass)) {
+      awaitSnapshot("leo bypasses, table throttled",
+        s -> s.user("leo") != null && s.user("leo").bypassGlobals() && s.table(bypass) != null);
+      assertOutcome("leo", 10, null, untilRefused(10, i -> get(l, i)));
+      assertOutcome("mia", 2, RpcThrottlingException.Type.NumRequestsExceeded,
+        untilRefused(10, i -> get(m, i)));
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.bypassGlobals("leo", false));
+      admin.setQuota(QuotaSettingsFactory.unthrottleTable(bypass));
+      awaitSnapshot("no bypass, no table throttle", s -> s.table(bypass) == null
+        && (s.user("leo") == null || !s.user("leo").bypassGlobals()));
+    }
+  }
+
+  /**
+   * {@code hbase.quota.user.override.key} on the request path: requests carrying the attribute
+   * are charged to the user it names, whoever sends them, and share that user's limit.
+   */
+  @Test
+  public void overrideKeyChargesTheNamedUser() throws Exception {
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(QuotaSettingsFactory.throttleUser("svc-batch", ThrottleType.READ_NUMBER, 3,
+      TimeUnit.DAYS));
+    try (Table aliceAsSvc = alice.getTableBuilder(OTHER, null)
+      .setRequestAttribute(OVERRIDE, Bytes.toBytes("svc-batch")).build();
+      Table bobAsSvc = bob.getTableBuilder(OTHER, null)
+        .setRequestAttribute(OVERRIDE, Bytes.toBytes("svc-batch")).build();
+      Table alicePlain = alice.getTable(OTHER)) {
+      awaitSnapshot("svc-batch throttled", s -> s.user("svc-batch") != null);
+      assertOutcome("alice as svc-batch", 3, RpcThrottlingException.Type.NumReadRequestsExceeded,
+        untilRefused(10, i -> get(aliceAsSvc, i)));
+      assertOutcome("bob as svc-batch shares its limit", 0,
+        RpcThrottlingException.Type.NumReadRequestsExceeded,
+        untilRefused(10, i -> get(bobAsSvc, i)));
+      assertOutcome("alice as herself", 10, null, untilRefused(10, i -> get(alicePlain, i)));
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("svc-batch"));
+      awaitSnapshot("svc-batch unthrottled", s -> s.user("svc-batch") == null);
+    }
+  }
+
+  /**
+   * REQUEST_SIZE and capacity units, charged the real size: puts of ~3 KB against 10,000 bytes
+   * or 10 write capacity units (1 KB each, rounded up: 3 a put) admit exactly three.
+   */
+  @Test
+  public void requestSizeAndCapacityUnitsChargeRealSizes() throws Exception {
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(QuotaSettingsFactory.throttleUser("nora", ThrottleType.WRITE_CAPACITY_UNIT,
+      10, TimeUnit.DAYS));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("olga", ThrottleType.REQUEST_SIZE, 10_000, TimeUnit.DAYS));
+    long cell = new Put(row(0)).addColumn(F, Q, new byte[3000]).getFamilyCellMap().get(F).get(0)
+      .getSerializedSize();
+    assertTrue("a put is 3 capacity units: " + cell, cell > 2048 && cell <= 3072);
+    assertTrue("three puts fit 10,000 bytes, four do not: " + cell,
+      3 * cell <= 10_000 && 4 * cell > 10_000);
+    try (Connection nora = connectAs("nora"); Table n = nora.getTable(WRITES);
+      Connection olga = connectAs("olga"); Table o = olga.getTable(WRITES)) {
+      awaitSnapshot("nora and olga throttled",
+        s -> s.user("nora") != null && s.user("olga") != null);
+      assertOutcome("nora's puts", 3, RpcThrottlingException.Type.WriteCapacityUnitExceeded,
+        untilRefused(10, i -> n.put(new Put(row(i)).addColumn(F, Q, new byte[3000]))));
+      assertOutcome("olga's puts", 3, RpcThrottlingException.Type.RequestSizeExceeded,
+        untilRefused(10, i -> o.put(new Put(row(i)).addColumn(F, Q, new byte[3000]))));
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("nora"));
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("olga"));
+      awaitSnapshot("nora and olga unthrottled",
+        s -> s.user("nora") == null && s.user("olga") == null);
+    }
+  }
+
+  /**
+   * Exceed-throttle: while the region servers' own limit has room, a user may go past its limit
+   * (into debt); switched off, the debt refuses the user at once.
+   */
+  @Test
+  public void exceedThrottleLetsAUserPastItsLimitWhileTheServerHasRoom() throws Exception {
+    Admin admin = CLUSTER.admin();
+    String rs = QuotaTableUtil.QUOTA_REGION_SERVER_ROW_KEY;
+    // HBase takes the switch only with a region-server limit per second.
+    admin.setQuota(QuotaSettingsFactory.throttleRegionServer(rs, ThrottleType.REQUEST_NUMBER,
+      1_000, TimeUnit.SECONDS));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("pete", ThrottleType.READ_NUMBER, 2, TimeUnit.DAYS));
+    admin.exceedThrottleQuotaSwitch(true);
+    try (Connection pete = connectAs("pete"); Table t = pete.getTable(OTHER)) {
+      awaitSnapshot("exceed-throttle on, pete throttled",
+        s -> s.exceedThrottle() && s.user("pete") != null);
+      assertOutcome("pete with exceed-throttle on", 6, null, untilRefused(6, i -> get(t, i)));
+      admin.exceedThrottleQuotaSwitch(false);
+      awaitSnapshot("exceed-throttle off", s -> !s.exceedThrottle());
+      assertOutcome("pete after it, 6 reads into a limit of 2", 0,
+        RpcThrottlingException.Type.NumReadRequestsExceeded, untilRefused(6, i -> get(t, i)));
+    } finally {
+      admin.exceedThrottleQuotaSwitch(false);
+      admin.setQuota(QuotaSettingsFactory.unthrottleRegionServer(rs));
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("pete"));
+      awaitSnapshot("no server or pete throttle",
+        s -> s.regionServers() == null && s.user("pete") == null);
+    }
+  }
+
+  /**
+   * A CLUSTER-scoped limit is shared by the region servers: with a second server up, this one
+   * enforces half of 8 a day.
+   */
+  @Test
+  public void clusterScopedLimitIsSharedByTheServers() throws Exception {
+    Admin admin = CLUSTER.admin();
+    boolean balancer = admin.balancerSwitch(false, true);
+    JVMClusterUtil.RegionServerThread second =
+      CLUSTER.util().getMiniHBaseCluster().startRegionServer();
+    try {
+      second.waitForServerOnline();
+      admin.setQuota(QuotaSettingsFactory.throttleUser("quinn", ThrottleType.REQUEST_NUMBER, 8,
+        TimeUnit.DAYS, QuotaScope.CLUSTER));
+      try (Connection quinn = connectAs("quinn"); Table t = quinn.getTable(OTHER)) {
+        QuotaSnapshot s = awaitSnapshot("quinn's half of 8", x -> x.user("quinn") != null
+          && x.user("quinn").global().limit(ThrottleType.REQUEST_NUMBER).units() == 4);
+        assertEquals(4, s.user("quinn").global().limit(ThrottleType.REQUEST_NUMBER).units());
+        assertTrue("the table's regions stay on the first server",
+          CLUSTER.regionServer(0).getRegions(OTHER).size() == 1);
+        assertOutcome("quinn on this server", 4, RpcThrottlingException.Type.NumRequestsExceeded,
+          untilRefused(10, i -> get(t, i)));
+      }
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("quinn"));
+      CLUSTER.util().getMiniHBaseCluster().stopRegionServer(second.getRegionServer()
+        .getServerName());
+      second.join(120_000);
+      admin.balancerSwitch(balancer, true);
+      awaitSnapshot("quinn unthrottled", x -> x.user("quinn") == null);
+    }
+  }
+
+  /**
+   * All or nothing over three limiters under concurrency: a user's (12 a day), a table's (30) and
+   * its namespace's (16). Two users race on the table until the namespace's 16 are gone; then,
+   * with the namespace limit removed, the table admits exactly its remaining 14 (nothing was kept
+   * from requests the namespace refused), and with the table limit removed as well, the user
+   * exactly its remaining share (nothing kept from requests the table or namespace refused).
+   */
+  @Test
+  public void refusalsRefundEveryLimiterUnderConcurrency() throws Exception {
+    Admin admin = CLUSTER.admin();
+    TableName refund = createLoaded(TableName.valueOf(NS, "refund"));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("sam", ThrottleType.REQUEST_NUMBER, 12, TimeUnit.DAYS));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleTable(refund, ThrottleType.REQUEST_NUMBER, 30, TimeUnit.DAYS));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleNamespace(NS, ThrottleType.REQUEST_NUMBER, 16, TimeUnit.DAYS));
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try (Connection sam = connectAs("sam"); Connection tom = connectAs("tom")) {
+      awaitSnapshot("sam, the table and the namespace throttled",
+        s -> s.user("sam") != null && s.table(refund) != null && s.namespace(NS) != null);
+      List<Future<Outcome>> runs = new ArrayList<>();
+      for (Connection c : new Connection[] { sam, sam, tom, tom }) {
+        runs.add(pool.submit((Callable<Outcome>) () -> {
+          Outcome o = new Outcome();
+          try (Table t = c.getTable(refund)) {
+            for (int i = 0; i < 25; i++) {
+              try {
+                get(t, i);
+                o.admitted++;
+              } catch (IOException e) {
+                o.refusal = refusalIn(e);
+                if (o.refusal == null) {
+                  throw e;
+                }
+              }
+            }
+          }
+          return o;
+        }));
+      }
+      int samAdmitted = runs.get(0).get(120, TimeUnit.SECONDS).admitted
+        + runs.get(1).get(120, TimeUnit.SECONDS).admitted;
+      int tomAdmitted = runs.get(2).get(120, TimeUnit.SECONDS).admitted
+        + runs.get(3).get(120, TimeUnit.SECONDS).admitted;
+      String race = "sam " + samAdmitted + ", tom " + tomAdmitted;
+      LOG.info("refund race: {}", race);
+      assertEquals("the namespace's 16 in all: " + race, 16, samAdmitted + tomAdmitted);
+      assertTrue("sam within his 12: " + race, samAdmitted <= 12);
+
+      admin.setQuota(QuotaSettingsFactory.unthrottleNamespace(NS));
+      awaitSnapshot("namespace unthrottled", s -> s.namespace(NS) == null);
+      try (Table t = tom.getTable(refund)) {
+        assertOutcome("the table's remainder after " + race, 30 - 16,
+          RpcThrottlingException.Type.NumRequestsExceeded, untilRefused(40, i -> get(t, i)));
+      }
+      admin.setQuota(QuotaSettingsFactory.unthrottleTable(refund));
+      awaitSnapshot("table unthrottled", s -> s.table(refund) == null);
+      try (Table t = sam.getTable(refund)) {
+        assertOutcome("sam's remainder after " + race, 12 - samAdmitted,
+          RpcThrottlingException.Type.NumRequestsExceeded, untilRefused(40, i -> get(t, i)));
+      }
+    } finally {
+      pool.shutdownNow();
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("sam"));
+      admin.setQuota(QuotaSettingsFactory.unthrottleTable(refund));
+      admin.setQuota(QuotaSettingsFactory.unthrottleNamespace(NS));
+      awaitSnapshot("sam, table and namespace unthrottled", s -> s.user("sam") == null
+        && s.table(refund) == null && s.namespace(NS) == null);
+    }
+  }
+
+  /**
+   * HBase 2.6.4's handler-time throttle on a real server: requests are charged the handler time
+   * they take, so a user allowed 5 ms a day is refused within a few requests.
+   */
+  @Test
+  public void handlerTimeThrottleIsEnforced() throws Exception {
+    ThrottleType handler = ThrottleTypes.type(ThrottleTypes.Kind.REQUEST_HANDLER_USAGE_MS);
+    Assume.assumeTrue("HBase " + org.apache.hadoop.hbase.util.VersionInfo.getVersion()
+      + " has no handler-time throttle", handler != null);
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(QuotaSettingsFactory.throttleUser("vera", handler, 5, TimeUnit.DAYS));
+    try (Connection vera = connectAs("vera"); Table t = vera.getTable(READS)) {
+      awaitSnapshot("vera throttled", s -> s.user("vera") != null);
+      Outcome o = untilRefused(200, i -> t.get(gets(i, 20)));
+      assertEquals(o.toString(), "RequestHandlerUsageTimeExceeded",
+        o.type() == null ? null : o.type().name());
+      assertTrue("5 ms of handler time is a few multi-gets: " + o, o.admitted < 200);
+    } finally {
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser("vera"));
+      awaitSnapshot("vera unthrottled", s -> s.user("vera") == null);
     }
   }
 }

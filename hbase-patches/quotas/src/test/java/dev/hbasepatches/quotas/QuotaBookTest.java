@@ -128,27 +128,43 @@ public class QuotaBookTest {
     assertEquals(10, bob.forTable(T3).limit(ThrottleType.REQUEST_NUMBER).units());
   }
 
+  /**
+   * Every throttle type the running HBase has is read and enforced: nine on 2.6.1, thirteen on
+   * 2.6.4 (atomic request number, atomic read and write size, handler time). Handler time is kept
+   * in microseconds.
+   */
   @Test
   public void everyThrottleTypeIsRead() {
     Throttle.Builder t = Throttle.newBuilder();
-    t.setReqNum(ProtobufUtil.toTimedQuota(1, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setReqSize(ProtobufUtil.toTimedQuota(2, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setWriteNum(ProtobufUtil.toTimedQuota(3, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setWriteSize(ProtobufUtil.toTimedQuota(4, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setReadNum(ProtobufUtil.toTimedQuota(5, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setReadSize(ProtobufUtil.toTimedQuota(6, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setReqCapacityUnit(ProtobufUtil.toTimedQuota(7, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setWriteCapacityUnit(ProtobufUtil.toTimedQuota(8, TimeUnit.SECONDS, QuotaScope.MACHINE));
-    t.setReadCapacityUnit(ProtobufUtil.toTimedQuota(9, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    for (ThrottleType type : ThrottleType.values()) {
+      ThrottleTypes.with(t, type,
+        ProtobufUtil.toTimedQuota(type.ordinal() + 1, TimeUnit.SECONDS, QuotaScope.MACHINE));
+    }
     QuotaSnapshot s = book.rebuild(
       entries(QuotaEntry.namespace("ns1", Quotas.newBuilder().setThrottle(t).build())), false,
       ScopeFactors.WHOLE);
     LimitSet set = s.namespace("ns1");
     assertEquals(ThrottleType.values().length, set.present().length);
+    for (ThrottleType type : ThrottleType.values()) {
+      long scale = ThrottleTypes.kind(type).scale();
+      assertEquals(type.name(), (type.ordinal() + 1) * scale, set.limit(type).units());
+    }
     assertEquals(1, set.limit(ThrottleType.REQUEST_NUMBER).units());
-    assertEquals(6, set.limit(ThrottleType.READ_SIZE).units());
     assertEquals(9, set.limit(ThrottleType.READ_CAPACITY_UNIT).units());
     assertTrue(set.sized());
+    assertTrue("every type this HBase has is known", ThrottleTypes.unsupported(
+      Arrays.stream(ThrottleType.values()).map(Enum::name).toArray(String[]::new)).isEmpty());
+    ThrottleTypes.checkSupported();
+  }
+
+  /** A type newer than the module stops a PATCHED server with a message naming the release. */
+  @Test
+  public void anUnknownThrottleTypeIsRefusedNamingTheHBaseVersion() {
+    List<String> bad = ThrottleTypes.unsupported("REQUEST_NUMBER", "SOME_FUTURE_TYPE");
+    assertEquals(Arrays.asList("SOME_FUTURE_TYPE"), bad);
+    String msg = ThrottleTypes.unsupportedMessage(bad);
+    assertTrue(msg, msg.contains("HBase " + org.apache.hadoop.hbase.util.VersionInfo.getVersion()));
+    assertTrue(msg, msg.contains("SOME_FUTURE_TYPE") && msg.contains("UPSTREAM"));
   }
 
   @Test

@@ -18,10 +18,13 @@
 package dev.hbasepatches.quotas;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.junit.Test;
 
 public class QuotaModeTest {
@@ -58,5 +61,45 @@ public class QuotaModeTest {
       assertTrue(m, m.contains("'fast'"));
       assertTrue(m, m.contains("BASELINE") && m.contains("PATCHED") && m.contains("UPSTREAM"));
     }
+  }
+
+  private static String startFailure(Configuration conf) {
+    try {
+      new ThrottlingRegionServer(conf);
+      fail("the server must not start with " + conf.get(QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY)
+        + " / " + conf.get(QuotaUtil.WRITE_CAPACITY_UNIT_CONF_KEY));
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    } catch (Exception e) {
+      throw new AssertionError("not the clear configuration error expected", e);
+    }
+  }
+
+  /**
+   * A capacity unit that is not a positive number of bytes stops the RegionServer at start,
+   * naming the key and the value, before it binds a port or reaches ZooKeeper (HBase's own
+   * manager would fail every request with a division by zero instead). Only with quotas on:
+   * with them off the keys are not used.
+   */
+  @Test(timeout = 60_000)
+  public void badCapacityUnitStopsTheServerNamingTheKey() throws Exception {
+    for (String mode : new String[] { "PATCHED", "UPSTREAM" }) {
+      Configuration conf = HBaseConfiguration.create();
+      conf.setBoolean(QuotaUtil.QUOTA_CONF_KEY, true);
+      conf.set(QuotaMode.MODE_KEY, mode);
+      conf.set(QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY, "0");
+      String m = startFailure(conf);
+      assertTrue(m, m.contains(QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY) && m.contains("0"));
+
+      conf.unset(QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY);
+      conf.set(QuotaUtil.WRITE_CAPACITY_UNIT_CONF_KEY, "1kb");
+      m = startFailure(conf);
+      assertTrue(m, m.contains(QuotaUtil.WRITE_CAPACITY_UNIT_CONF_KEY) && m.contains("'1kb'"));
+    }
+    Configuration off = HBaseConfiguration.create();
+    off.setBoolean(QuotaUtil.QUOTA_CONF_KEY, false);
+    off.set(QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY, "0");
+    assertSame(off, ThrottlingRegionServer.checkedBeforeStart(off));
   }
 }

@@ -126,14 +126,14 @@ public class ThrottleRouterTest {
     expectRefused("table with a zero limit", r.route(s, "known", T2, 1));
     expectRefused("zero default for users", r.route(s, "stranger", T1, 1));
     OperationQuota write = r.route(s, "stranger", T1, 1);
-    PacedOperationQuota.checkBatch(write, 1, 0);
+    PacedOperationQuota.checkBatch(write, 1, 0, false);
     write.close();
   }
 
   private static void expectRefused(String what, OperationQuota q) throws Exception {
     for (int i = 0; i < 3; i++) {
       try {
-        PacedOperationQuota.checkBatch(q, 0, 1);
+        PacedOperationQuota.checkBatch(q, 0, 1, false);
         fail(what + ": request " + i + " admitted");
       } catch (RpcThrottlingException expected) {
         assertTrue(what + ": " + expected, expected.getWaitInterval() > 0);
