@@ -110,7 +110,7 @@ public final class Bounded {
       }
       String last = progress.now();
       stop(thread);
-      throw new TimedOut(what + " did not finish within " + limit.toSeconds() + " s; last at: "
+      throw new TimedOut(what + " did not finish within " + limit.toMillis() + " ms; last at: "
         + last + "; its thread was at:" + where, last);
     }
   }
