@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.rowindex;
 
+import dev.hbasepatches.jmh.AbbaSchedule;
 import dev.hbasepatches.jmh.CpuTime;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.rowindex.RowIndexInstaller;
@@ -37,7 +38,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * {@link RegionReadBenchmark}'s reads with two modes in one fork: one region per mode (the same
@@ -65,9 +65,6 @@ import org.openjdk.jmh.runner.IterationType;
 @Measurement(iterations = 32, time = 1)
 public class RowIndexToggleBenchmark extends HBaseBenchmark {
 
-  /** The slots of one block. */
-  private static final boolean[] BLOCK_IS_B = { false, true, true, false };
-
   /** The mode of slot A: the reference of the ratio B / A. */
   @Param({ "UPSTREAM" })
   public Mode a;
@@ -94,8 +91,7 @@ public class RowIndexToggleBenchmark extends HBaseBenchmark {
 
   private RegionReadWorkload regionA;
   private RegionReadWorkload regionB;
-  private int warmupIndex;
-  private int measurementIndex;
+  private AbbaSchedule schedule;
   private boolean inB;
 
   /** Ops per slot and the fork's CPU, per iteration; exactly one of aReads, bReads is > 0. */
@@ -148,8 +144,7 @@ public class RowIndexToggleBenchmark extends HBaseBenchmark {
       tearDown();
       throw e;
     }
-    warmupIndex = 0;
-    measurementIndex = 0;
+    schedule = new AbbaSchedule("ABBA");
   }
 
   @TearDown(Level.Trial)
@@ -174,8 +169,7 @@ public class RowIndexToggleBenchmark extends HBaseBenchmark {
   /** Picks this iteration's slot, A B B A, and selects its mode's encoder. */
   @Setup(Level.Iteration)
   public void pickSlot(IterationParams iteration) {
-    int index = iteration.getType() == IterationType.WARMUP ? warmupIndex++ : measurementIndex++;
-    inB = BLOCK_IS_B[index % BLOCK_IS_B.length];
+    inB = schedule.nextIsB(iteration);
     RegionReadWorkload.select(slotMode());
   }
 

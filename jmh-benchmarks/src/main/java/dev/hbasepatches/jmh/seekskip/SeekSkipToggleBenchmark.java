@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.seekskip;
 
+import dev.hbasepatches.jmh.AbbaSchedule;
 import dev.hbasepatches.jmh.CpuTime;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Two modes in one fork: the same shape loaded into two regions, one in mode {@link #a}, one in
@@ -72,9 +72,6 @@ import org.openjdk.jmh.runner.IterationType;
 @Measurement(iterations = 40, time = 1)
 public class SeekSkipToggleBenchmark extends ShapeParams {
 
-  /** The slots of one block. */
-  private static final boolean[] BLOCK_IS_B = { false, true, true, false };
-
   /** The mode of slot A: the reference of the ratio B / A. */
   @Param({ "UPSTREAM" })
   public Mode a;
@@ -92,8 +89,7 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
 
   private ShapeRegion regionA;
   private ShapeRegion regionB;
-  private int warmupIndex;
-  private int measurementIndex;
+  private AbbaSchedule schedule;
   /** The slot of the running iteration. */
   private boolean inB;
 
@@ -118,9 +114,7 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    if (!order.equals("ABBA") && !order.equals("alternate")) {
-      throw new IllegalArgumentException("order must be ABBA or alternate: " + order);
-    }
+    schedule = new AbbaSchedule(order);
     regionA = openRegion(a);
     try {
       regionB = openRegion(b);
@@ -138,8 +132,6 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
     }
     System.out.println("# " + regionA.data() + " A=" + a + " B=" + b + " returnedCells="
       + returnedA);
-    warmupIndex = 0;
-    measurementIndex = 0;
   }
 
   @TearDown(Level.Trial)
@@ -158,9 +150,7 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
   /** Picks this iteration's slot: A B B A (mirrored every other block with {@code alternate}). */
   @Setup(Level.Iteration)
   public void pickSlot(IterationParams iteration) {
-    int index = iteration.getType() == IterationType.WARMUP ? warmupIndex++ : measurementIndex++;
-    boolean mirrored = order.equals("alternate") && (index / BLOCK_IS_B.length) % 2 == 1;
-    inB = BLOCK_IS_B[index % BLOCK_IS_B.length] != mirrored;
+    inB = schedule.nextIsB(iteration);
   }
 
   /** The mode the running iteration scans. */
