@@ -82,22 +82,8 @@ if [[ -n "${HBASE_PERF_CLASSPATH:-}" ]]; then
   cp="$cp:$HBASE_PERF_CLASSPATH"
 fi
 
-# The same opens as the root pom's jdk17.opens property; keep the two in step.
-opens=(
-  -Djava.net.preferIPv4Stack=true
-  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
-  --add-modules jdk.unsupported
-  --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
-  --add-opens java.base/java.lang=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens java.base/java.util=ALL-UNNAMED
-  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
-  --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.util.random=ALL-UNNAMED
-)
+# shellcheck source=jdk17-opens.sh
+source "$root/dev-support/jdk17-opens.sh"
 
 # shellcheck disable=SC2086 # HBASE_PERF_JAVA_OPTS is a list of options on purpose.
 exec "$java_bin" -Xms"${HBASE_PERF_HEAP:-4g}" -Xmx"${HBASE_PERF_HEAP:-4g}" "${opens[@]}" \

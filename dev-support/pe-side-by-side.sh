@@ -65,21 +65,8 @@ fi
 mkdir -p "$out/raw"
 out="$(cd "$out" && pwd)"
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-opens=(
-  -Djava.net.preferIPv4Stack=true
-  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
-  --add-modules jdk.unsupported
-  --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
-  --add-opens java.base/java.lang=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens java.base/java.util=ALL-UNNAMED
-  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
-  --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.util.random=ALL-UNNAMED
-)
+# shellcheck source=jdk17-opens.sh
+source "$root/dev-support/jdk17-opens.sh"
 # PE reports through its log: its own logger at INFO on stderr, everything else at WARN.
 log4j="$out/raw/pe-log4j2.properties"
 cat > "$log4j" <<'PROPS'
