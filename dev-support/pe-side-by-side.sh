@@ -39,9 +39,19 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${1:?usage: pe-side-by-side.sh OUT_DIR [ROWS_PER_CLIENT] [ROUNDS]}"
+usage="usage: pe-side-by-side.sh OUT_DIR [ROWS_PER_CLIENT] [ROUNDS]"
+if [[ $# -lt 1 || $# -gt 3 || "$1" == -* ]]; then
+  echo "$usage" >&2
+  exit 2
+fi
+out="$1"
 rows="${2:-100000}"
 rounds="${3:-5}"
+if ! [[ "$rows" =~ ^[1-9][0-9]*$ && "$rounds" =~ ^[1-9][0-9]*$ ]]; then
+  echo "pe-side-by-side.sh: ROWS_PER_CLIENT and ROUNDS are positive integers, got '$rows' '$rounds'" >&2
+  echo "$usage" >&2
+  exit 2
+fi
 commands=(${PE_COMMANDS:-sequentialWrite randomRead scan})
 clients=(${PE_CLIENTS:-1 2})
 extra=(${PE_OPTS:-})
