@@ -18,13 +18,12 @@
 package dev.hbasepatches.jmh.rowindex;
 
 import dev.hbasepatches.jmh.AbbaSchedule;
-import dev.hbasepatches.jmh.CpuTime;
+import dev.hbasepatches.jmh.AbbaSlots;
 import dev.hbasepatches.jmh.HBaseBenchmark;
 import dev.hbasepatches.rowindex.RowIndexInstaller;
 import dev.hbasepatches.rowindex.SeedTableData;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -94,35 +93,6 @@ public class RowIndexToggleBenchmark extends HBaseBenchmark {
   private AbbaSchedule schedule;
   private boolean inB;
 
-  /** Ops per slot and the fork's CPU, per iteration; exactly one of aReads, bReads is > 0. */
-  @AuxCounters(AuxCounters.Type.OPERATIONS)
-  @State(Scope.Thread)
-  public static class Slots {
-    /** Ops completed in an A iteration (the name is the report tool's). */
-    public long aReads;
-    /** Ops completed in a B iteration. */
-    public long bReads;
-    /**
-     * Process CPU over the iteration, read at its start and end (not per op: a Get takes
-     * microseconds, and two clock reads per Get would be part of what is measured).
-     */
-    public long cpuNanos;
-    private long cpuStart;
-
-    @Setup(Level.Iteration)
-    public void reset() {
-      aReads = 0;
-      bReads = 0;
-      cpuNanos = 0;
-      cpuStart = CpuTime.processNanos();
-    }
-
-    @TearDown(Level.Iteration)
-    public void stop() {
-      cpuNanos = CpuTime.processNanos() - cpuStart;
-    }
-  }
-
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     regionA = RegionReadWorkload.open("rowindex_a_" + workload, a, baseline, workload, cache,
@@ -179,13 +149,9 @@ public class RowIndexToggleBenchmark extends HBaseBenchmark {
   }
 
   @Benchmark
-  public long read(Blackhole bh, Slots slots) throws IOException {
+  public long read(Blackhole bh, AbbaSlots slots) throws IOException {
     long returned = (inB ? regionB : regionA).runOnce(bh::consume);
-    if (inB) {
-      slots.bReads++;
-    } else {
-      slots.aReads++;
-    }
+    slots.count(inB);
     return returned;
   }
 }

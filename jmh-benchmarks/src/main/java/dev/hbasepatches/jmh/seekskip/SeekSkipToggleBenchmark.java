@@ -18,10 +18,9 @@
 package dev.hbasepatches.jmh.seekskip;
 
 import dev.hbasepatches.jmh.AbbaSchedule;
-import dev.hbasepatches.jmh.CpuTime;
+import dev.hbasepatches.jmh.AbbaSlots;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -93,25 +92,6 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
   /** The slot of the running iteration. */
   private boolean inB;
 
-  /** Scans per slot and the fork's CPU, per iteration; exactly one of aReads, bReads is > 0. */
-  @AuxCounters(AuxCounters.Type.OPERATIONS)
-  @State(Scope.Thread)
-  public static class Slots {
-    /** Scans completed in an A iteration (the name is the report tool's). */
-    public long aReads;
-    /** Scans completed in a B iteration. */
-    public long bReads;
-    /** Process CPU over the iteration's scans. */
-    public long cpuNanos;
-
-    @Setup(Level.Iteration)
-    public void reset() {
-      aReads = 0;
-      bReads = 0;
-      cpuNanos = 0;
-    }
-  }
-
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     schedule = new AbbaSchedule(order);
@@ -159,15 +139,9 @@ public class SeekSkipToggleBenchmark extends ShapeParams {
   }
 
   @Benchmark
-  public long scan(Blackhole bh, Slots slots) throws IOException {
-    long cpuStart = CpuTime.processNanos();
+  public long scan(Blackhole bh, AbbaSlots slots) throws IOException {
     long returned = (inB ? regionB : regionA).scan(bh::consume);
-    slots.cpuNanos += CpuTime.processNanos() - cpuStart;
-    if (inB) {
-      slots.bReads++;
-    } else {
-      slots.aReads++;
-    }
+    slots.count(inB);
     return returned;
   }
 }

@@ -22,6 +22,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import dev.hbasepatches.jmh.AbbaSlots;
 import dev.hbasepatches.jmh.HBaseBenchmark.Mode;
 import dev.hbasepatches.rowindex.RowIndexEncoder;
 import dev.hbasepatches.rowindex.RowIndexInstaller;
@@ -76,7 +77,7 @@ public class RowIndexToggleBenchmarkTest {
       bench.pickSlot(MEASUREMENT);
       boolean ours = DataBlockEncoding.ROW_INDEX_V1.getEncoder() instanceof RowIndexEncoder;
       assertEquals("the slot's encoder is installed", bench.slotMode() == Mode.PATCHED, ours);
-      RowIndexToggleBenchmark.Slots counters = new RowIndexToggleBenchmark.Slots();
+      AbbaSlots counters = new AbbaSlots();
       counters.reset();
       for (int k = 0; k < 2; k++) {
         long returned = bench.read(bh, counters);
