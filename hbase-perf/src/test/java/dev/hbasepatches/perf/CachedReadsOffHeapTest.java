@@ -78,6 +78,11 @@ public class CachedReadsOffHeapTest {
       long gcCollections = jvm.get("gcCollections").getAsLong();
       assertTrue(r.toString(), gcCollections >= 0 && gcMillis >= 0);
       assertTrue(r.toString(), gcCollections > 0 || gcMillis == 0);
+      // The L2's counts while this command ran: every read a hit on our cache, none a miss.
+      JsonObject l2 = m.getAsJsonArray("l2During").get(0).getAsJsonObject();
+      assertEquals(r.toString(), "OffHeapBlockCache", l2.get("l2").getAsString());
+      assertTrue(r.toString(), l2.get("l2Hits").getAsLong() >= m.get("rows").getAsLong());
+      assertEquals(r.toString(), 0, l2.get("l2Misses").getAsLong());
     }
     assertEquals(r.toString(), List.of("multiGet100", "randomRead"),
       new ArrayList<>(new TreeSet<>(byName.keySet())));
