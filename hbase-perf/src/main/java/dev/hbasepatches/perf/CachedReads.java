@@ -18,7 +18,10 @@
 package dev.hbasepatches.perf;
 
 import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
 
 /**
@@ -55,9 +58,9 @@ final class CachedReads {
     int asked = options.multiGet;
     try {
       options.multiGet = 0;
-      run.run(Command.RANDOM_READ, "randomRead");
+      measure("randomRead");
       options.multiGet = MULTI_GET;
-      run.run(Command.RANDOM_READ, String.format(Locale.ROOT, "multiGet%d", MULTI_GET));
+      measure(String.format(Locale.ROOT, "multiGet%d", MULTI_GET));
     } finally {
       options.multiGet = asked;
     }
@@ -65,5 +68,37 @@ final class CachedReads {
       notes.println("note: cachedReads runs single gets and " + MULTI_GET + "-row multi-gets; "
         + "--multiGet=" + asked + " was not used");
     }
+  }
+
+  /**
+   * Runs one read command and records what each region server's L2 counted while it ran, so a
+   * report shows whether the measured reads were served from the cache under test.
+   */
+  private void measure(String label) {
+    List<Map<String, Object>> before = run.blockCaches();
+    CommandResult r = run.run(Command.RANDOM_READ, label);
+    List<Map<String, Object>> after = run.blockCaches();
+    for (Map<String, Object> end : after) {
+      if (!end.containsKey("l2")) {
+        continue;
+      }
+      Map<String, Object> start = before.stream()
+        .filter(b -> end.get("server").equals(b.get("server"))).findFirst().orElse(Map.of());
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("server", end.get("server"));
+      d.put("l2", end.get("l2"));
+      for (String k : new String[] { "l2Hits", "l2Misses", "l2Evicted" }) {
+        d.put(k, count(end, k) - count(start, k));
+      }
+      r.l2During.add(d);
+      r.notes.add(String.format(Locale.ROOT, "L2 %s of %s while it ran: %,d hits, %,d misses, "
+        + "%,d evicted", d.get("l2"), d.get("server"), d.get("l2Hits"), d.get("l2Misses"),
+        d.get("l2Evicted")));
+    }
+  }
+
+  private static long count(Map<String, Object> m, String key) {
+    Object v = m.get(key);
+    return v instanceof Number ? ((Number) v).longValue() : 0;
   }
 }

@@ -55,6 +55,8 @@ final class CommandResult {
   final List<String> problems;
   final JvmCounters jvm;
   final List<String> notes = new ArrayList<>();
+  /** The L2 block caches' hits, misses and evictions while the command ran, when counted. */
+  final List<Map<String, Object>> l2During = new ArrayList<>();
 
   CommandResult(String name, RunContext ctx, Purpose purpose, CommandRunner.Measurement m) {
     this.name = name;
@@ -145,6 +147,9 @@ final class CommandResult {
     j.put("allocatedBytes", jvm.allocatedBytes);
     j.put("allocatedBytesPerOp", jvm.bytesPer(ops));
     m.put("jvm", j);
+    if (!l2During.isEmpty()) {
+      m.put("l2During", l2During);
+    }
     m.put("errorSamples", errorSamples);
     m.put("notes", notes);
     return m;

@@ -22,6 +22,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -157,6 +158,12 @@ final class PerfRun {
 
   Connection connection() {
     return connection;
+  }
+
+  /** Each embedded region server's block cache and its L2's counts now; empty elsewhere. */
+  List<Map<String, Object>> blockCaches() {
+    return cluster instanceof EmbeddedCluster ? ((EmbeddedCluster) cluster).blockCaches()
+      : List.of();
   }
 
   CommandRunner runner() {

@@ -78,6 +78,10 @@ public class CachedReadsOffHeapTest {
       long gcCollections = jvm.get("gcCollections").getAsLong();
       assertTrue(r.toString(), gcCollections >= 0 && gcMillis >= 0);
       assertTrue(r.toString(), gcCollections > 0 || gcMillis == 0);
+      // The L2's counts while this command ran: every row read at least one hit on our cache.
+      JsonObject l2 = m.getAsJsonArray("l2During").get(0).getAsJsonObject();
+      assertEquals(r.toString(), "OffHeapBlockCache", l2.get("l2").getAsString());
+      assertTrue(r.toString(), l2.get("l2Hits").getAsLong() >= m.get("rows").getAsLong());
     }
     assertEquals(r.toString(), List.of("multiGet100", "randomRead"),
       new ArrayList<>(new TreeSet<>(byName.keySet())));
@@ -85,6 +89,11 @@ public class CachedReadsOffHeapTest {
     assertEquals(1200, byName.get("randomRead").get("rows").getAsLong());
     assertEquals(12, byName.get("multiGet100").get("operations").getAsLong());
     assertEquals(1200, byName.get("multiGet100").get("rows").getAsLong());
+    // The warm-up scan cached every data block; the first Gets may look up a block no scan
+    // reads (the row bloom's chunk, possibly by both clients at once: 1-2 L2 misses here);
+    // after that nothing misses.
+    assertTrue(r.toString(), l2Misses(byName.get("randomRead")) <= 1200 / 100);
+    assertEquals(r.toString(), 0, l2Misses(byName.get("multiGet100")));
     assertTrue(r.err, r.err.contains("L2 OffHeapBlockCache{mode=PATCHED"));
 
     HRegionServer rs = cluster().regionServer(0);
@@ -107,5 +116,10 @@ public class CachedReadsOffHeapTest {
     }
     assertTrue(ours.toString(), ours.getStats().getHitCount() > hits);
     assertEquals(ours.toString(), misses, ours.getStats().getMissCount());
+  }
+
+  private static long l2Misses(JsonObject command) {
+    return command.getAsJsonArray("l2During").get(0).getAsJsonObject().get("l2Misses")
+      .getAsLong();
   }
 }
