@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
@@ -58,6 +59,8 @@ public final class TimelineReader implements Closeable {
   private final TimelineMode mode;
   private final Table table;
   private final AsyncTable<AdvancedScanResultConsumer> asyncTable;
+  /** The same table with a short retry pause, for requests to secondaries. */
+  private final AsyncTable<AdvancedScanResultConsumer> secondaryTable;
   private final HedgePolicy policy;
   private final ReplicaLocations locations;
   private final int replication;
@@ -70,6 +73,8 @@ public final class TimelineReader implements Closeable {
     this.mode = mode;
     this.table = conn.getTable(name);
     this.asyncTable = async.getTable(name);
+    this.secondaryTable = async.getTableBuilder(name)
+      .setRetryPause(settings.secondaryPauseNanos, TimeUnit.NANOSECONDS).build();
     this.policy = new HedgePolicy(settings);
     this.locations = new ReplicaLocations(async.getRegionLocator(name), settings.relocateNanos);
     this.replication = Math.max(1, table.getDescriptor().getRegionReplication());
@@ -136,7 +141,7 @@ public final class TimelineReader implements Closeable {
     if (mode == TimelineMode.UPSTREAM || !timeline(get)) {
       return asyncTable.get(get);
     }
-    return hedged(get.getRow(), replica -> asyncTable.get(onReplica(get, replica)),
+    return hedged(get.getRow(), replica -> getFromReplica(get, replica),
       TimelineReader::withStale, r -> r.isEmpty() && !get.isCheckExistenceOnly());
   }
 
@@ -225,7 +230,7 @@ public final class TimelineReader implements Closeable {
     byte[] row = scan.isReversed() ? scan.getStopRow() : scan.getStartRow();
     return hedged(row, replica -> {
       try {
-        return asyncTable.scanAll(new Scan(scan).setReplicaId(replica)
+        return on(replica).scanAll(new Scan(scan).setReplicaId(replica)
           .setConsistency(Consistency.TIMELINE));
       } catch (IOException e) {
         throw new IllegalArgumentException("scan cannot be copied: " + scan, e);
@@ -237,6 +242,20 @@ public final class TimelineReader implements Closeable {
       }
       return out;
     }, List::isEmpty);
+  }
+
+  /**
+   * The table a request to {@code replica} goes through: a secondary's request that fails (a
+   * stale location) retries after {@code hbasepatches.timeline.secondary.pause.ms}, not after the
+   * connection's pause; the primary's requests keep the connection's settings.
+   */
+  private AsyncTable<AdvancedScanResultConsumer> on(int replica) {
+    return replica == 0 ? asyncTable : secondaryTable;
+  }
+
+  /** One replica's answer to {@code get}, sent as a hedged read sends it. */
+  CompletableFuture<Result> getFromReplica(Get get, int replica) {
+    return on(replica).get(onReplica(get, replica));
   }
 
   private static Get onReplica(Get get, int replica) {

@@ -57,6 +57,13 @@ public final class TimelineSettings {
   public static final String DEMOTE_PERIOD_MS = "hbasepatches.timeline.demote.period.ms";
   /** Least time between two background location refreshes of one region, milliseconds. */
   public static final String RELOCATE_MS = "hbasepatches.timeline.relocate.ms";
+  /**
+   * Retry pause of the requests to secondaries, milliseconds (fractions allowed): a secondary
+   * whose cached location went stale (it moved, or its server died) is found again in meta after
+   * this pause instead of the connection's {@code hbase.client.pause} (100 ms by default). The
+   * connection's backoff multipliers still apply to later retries.
+   */
+  public static final String SECONDARY_PAUSE_MS = "hbasepatches.timeline.secondary.pause.ms";
   /** Rows per hedged batch of a streaming TIMELINE scanner (a scan's own caching wins). */
   public static final String SCAN_ROWS = "hbasepatches.timeline.scan.rows";
 
@@ -72,6 +79,7 @@ public final class TimelineSettings {
   final int demoteStreak;
   final long demotePeriodNanos;
   final long relocateNanos;
+  final long secondaryPauseNanos;
   final int scanRows;
 
   private TimelineSettings(Configuration conf) {
@@ -99,6 +107,7 @@ public final class TimelineSettings {
     demoteStreak = count(conf, DEMOTE_STREAK, 3, 1, window);
     demotePeriodNanos = millis(conf, DEMOTE_PERIOD_MS, 5000.0);
     relocateNanos = millis(conf, RELOCATE_MS, 500.0);
+    secondaryPauseNanos = millis(conf, SECONDARY_PAUSE_MS, 5.0);
     scanRows = count(conf, SCAN_ROWS, 100, 1, 1_000_000);
   }
 
@@ -178,6 +187,7 @@ public final class TimelineSettings {
       + "] ms cap=" + capNanos / 1e6 + " ms budget=" + budgetRatio + "+" + budgetBurst
       + " window=" + window + " demote=" + demoteLossRatio + "/" + demoteMinReads + "/"
       + demoteStreak + "/"
-      + demotePeriodNanos / 1e6 + " ms scan.rows=" + scanRows;
+      + demotePeriodNanos / 1e6 + " ms secondary.pause=" + secondaryPauseNanos / 1e6
+      + " ms scan.rows=" + scanRows;
   }
 }

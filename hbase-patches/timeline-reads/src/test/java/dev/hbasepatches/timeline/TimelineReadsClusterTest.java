@@ -365,6 +365,85 @@ public class TimelineReadsClusterTest {
     }
   }
 
+  /**
+   * A secondary that moved while the connection still caches its old server: the request fails
+   * there, the client corrects the location and tries again after its retry pause. With the
+   * connection's pause at 2 s, HBase's own Get for replica 1 waits those 2 s; the reader sends
+   * its requests to secondaries through a table whose pause is
+   * {@code hbasepatches.timeline.secondary.pause.ms} (5 ms), so the same request through the
+   * reader's connection, its cache as stale, does not wait them.
+   */
+  @Test(timeout = 300_000)
+  public void t3b_aMovedSecondaryIsFoundAgainWithoutTheConnectionsPause() throws Exception {
+    Configuration conf = new Configuration(CLUSTER.conf());
+    conf.set(TimelineMode.KEY, TimelineMode.PATCHED.name());
+    conf.setLong("hbase.client.pause", 2000);
+    byte[] row = Bytes.toBytes(row(7));
+    try (Connection sync = ConnectionFactory.createConnection(conf);
+      AsyncConnection stock = ConnectionFactory.createAsyncConnection(conf).get(60,
+        TimeUnit.SECONDS);
+      AsyncConnection async = ConnectionFactory.createAsyncConnection(conf).get(60,
+        TimeUnit.SECONDS);
+      TimelineReader reader = TimelineReader.create(sync, async, TABLE)) {
+      // both connections cache every replica's location before the move
+      stock.getRegionLocator(TABLE).getRegionLocations(row, true).get(60, TimeUnit.SECONDS);
+      async.getRegionLocator(TABLE).getRegionLocations(row, true).get(60, TimeUnit.SECONDS);
+      String swapped = swapSecondaries();
+
+      long t0 = System.nanoTime();
+      Result r = stock.getTable(TABLE)
+        .get(new Get(row).setReplicaId(1).setConsistency(Consistency.TIMELINE))
+        .get(60, TimeUnit.SECONDS);
+      long stockNanos = System.nanoTime() - t0;
+      assertEquals("HBase's client read replica 1", 1, check(r, "replica 1, HBase's client"));
+
+      t0 = System.nanoTime();
+      r = reader.getFromReplica(new Get(row), 1).get(60, TimeUnit.SECONDS);
+      long readerNanos = System.nanoTime() - t0;
+      assertEquals("the reader read replica 1", 1, check(r, "replica 1, the reader"));
+      System.out.println(swapped + "; replica 1 through HBase's client " + stockNanos / 1e6
+        + " ms, through the reader " + readerNanos / 1e6 + " ms");
+      assertTrue("HBase's client retried after its 2 s pause: " + stockNanos / 1e6 + " ms",
+        stockNanos >= 1_900_000_000L);
+      assertTrue("the reader did not wait the connection's 2 s pause: " + readerNanos / 1e6
+        + " ms", readerNanos < 1_900_000_000L);
+    }
+    System.out.println(ReplicaClusters.placeReplicas(CLUSTER, TABLE));
+  }
+
+  /** Replica 1 onto replica 2's server and replica 2 onto replica 1's, primary untouched. */
+  private static String swapSecondaries() throws Exception {
+    ServerName[] servers = new ServerName[3];
+    byte[][] names = new byte[3][];
+    try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
+      for (HRegionLocation loc : l.getRegionLocations(Bytes.toBytes(row(0)), true)) {
+        int r = loc.getRegion().getReplicaId();
+        servers[r] = loc.getServerName();
+        names[r] = loc.getRegion().getEncodedNameAsBytes();
+      }
+    }
+    assertFalse("replicas 1 and 2 on one server", servers[1].equals(servers[2]));
+    try (org.apache.hadoop.hbase.client.Admin admin = CLUSTER.admin()) {
+      admin.move(names[1], servers[2]);
+      CLUSTER.util().waitUntilNoRegionsInTransition(60_000);
+      admin.move(names[2], servers[1]);
+      CLUSTER.util().waitUntilNoRegionsInTransition(60_000);
+    }
+    // a secondary that just opened may serve nothing until it has the primary's files (finding
+    // 1): wait until both answer a row that exists, through a connection of their own
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    try (Table t = CLUSTER.connection().getTable(TABLE)) {
+      for (int r = 1; r <= 2; r++) {
+        while (t.get(new Get(Bytes.toBytes(row(0))).setReplicaId(r)
+          .setConsistency(Consistency.TIMELINE)).isEmpty()) {
+          assertTrue("replica " + r + " serves rows again", System.nanoTime() < deadline);
+          Thread.sleep(200);
+        }
+      }
+    }
+    return "replica 1 " + servers[1] + " -> " + servers[2] + ", replica 2 -> " + servers[1];
+  }
+
   private static ServerName primaryServer() throws IOException {
     try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
       HRegionLocation loc = l.getRegionLocation(Bytes.toBytes(row(0)), 0, true);

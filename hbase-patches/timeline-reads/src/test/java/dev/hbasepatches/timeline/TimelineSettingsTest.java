@@ -60,6 +60,8 @@ public class TimelineSettingsTest {
     refused(TimelineSettings.DEMOTE_STREAK, "0", "[1, 128]");
     refused(TimelineSettings.DEMOTE_PERIOD_MS, "0", "above 0");
     refused(TimelineSettings.RELOCATE_MS, "99999999", "over an hour");
+    refused(TimelineSettings.SECONDARY_PAUSE_MS, "0", "above 0");
+    refused(TimelineSettings.SECONDARY_PAUSE_MS, "5ms", "not a number");
     refused(TimelineSettings.SCAN_ROWS, "0", "[1, 1000000]");
   }
 
@@ -74,6 +76,7 @@ public class TimelineSettingsTest {
     assertEquals(10.0, s.budgetBurst, 0);
     assertEquals(3, s.demoteStreak);
     assertEquals(100, s.scanRows);
+    assertEquals(5_000_000L, s.secondaryPauseNanos);
     assertEquals(TimelineMode.PATCHED, TimelineMode.from(new Configuration(false)));
   }
 
