@@ -35,7 +35,8 @@
 # server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. Before
 # the rounds of a client count, PE's sequentialWrite fills the table (rows x clients rows), so
 # the read commands of both tools read the same rows. OUT_DIR gets runs.tsv, raw/ (every run's
-# output: hbase-perf's JSON, PE's log), table.md, table.csv, pairs.csv and machine.txt.
+# output: hbase-perf's JSON, PE's log), loads.tsv (load average before and after each pair),
+# table.md, table.csv, pairs.csv and machine.txt.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -77,18 +78,16 @@ out="$(cd "$out" && pwd)"
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 # shellcheck source=jdk17-opens.sh
 source "$root/dev-support/jdk17-opens.sh"
-# PE reports through its log: its own logger at INFO on stderr, everything else at WARN.
-log4j="$out/raw/pe-log4j2.properties"
+# PE reports through its log: its own logger at INFO on stderr, everything else at WARN. The
+# tool's jar binds slf4j to log4j 1.x (reload4j), so that is the configuration PE's JVM reads.
+log4j="$out/raw/pe-log4j.properties"
 cat > "$log4j" <<'PROPS'
-status = error
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{ISO8601} %-5p [%t] %c{1}: %m%n
-rootLogger = WARN, console
-logger.pe.name = org.apache.hadoop.hbase.PerformanceEvaluation
-logger.pe.level = INFO
+log4j.rootLogger=WARN, console
+log4j.appender.console=org.apache.log4j.ConsoleAppender
+log4j.appender.console.target=System.err
+log4j.appender.console.layout=org.apache.log4j.PatternLayout
+log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %-5p [%t] %c{1}: %m%n
+log4j.logger.org.apache.hadoop.hbase.PerformanceEvaluation=INFO
 PROPS
 
 {
@@ -130,7 +129,7 @@ run_perf() { # command clients round
 run_pe() { # command clients round [record]
   local f="raw/pe-$1-$2-$3.log"
   flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" \
-    -Dlog4j2.configurationFile="$log4j" -cp "$pe_dir/*:$jar" \
+    -Dlog4j.configuration="file:$log4j" -cp "$pe_dir/*:$jar" \
     org.apache.hadoop.hbase.PerformanceEvaluation -Dhbase.zookeeper.quorum=localhost \
     -Dhbase.zookeeper.property.clientPort="$port" --nomapred --rows="$rows" "${extra[@]}" \
     "$1" "$2" > "$out/$f" 2>&1
@@ -140,17 +139,21 @@ run_pe() { # command clients round [record]
 }
 
 : > "$out/runs.tsv"
+printf 'command\tclients\tround\tended (UTC)\tload before (1/5/15 min)\tload after\n' > "$out/loads.tsv"
 for n in "${clients[@]}"; do
   echo "filling TestTable with $rows x $n rows (PE sequentialWrite, not measured)" >&2
   run_pe sequentialWrite "$n" fill no
   for cmd in "${commands[@]}"; do
     for r in $(seq 1 "$rounds"); do
-      echo "$cmd, $n client(s), round $r/$rounds (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+      before="$(cut -d' ' -f1-3 /proc/loadavg)"
+      echo "$cmd, $n client(s), round $r/$rounds (load $before)" >&2
       if (( r % 2 == 1 )); then
         run_pe "$cmd" "$n" "$r"; run_perf "$cmd" "$n" "$r"
       else
         run_perf "$cmd" "$n" "$r"; run_pe "$cmd" "$n" "$r"
       fi
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cmd" "$n" "$r" "$(date -u +%H:%M:%S)" "$before" \
+        "$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/loads.tsv"
     done
   done
 done

@@ -116,6 +116,8 @@ final class OptionSpec {
 
     value(CLIENT, "multiGet", "N", "reads get N rows per call (default 0: one Get per call)",
       (o, v) -> o.multiGet = (int) ValueParsers.count("--multiGet", v, 0, 10_000)),
+    flag(CLIENT, "oneCon", "all clients share one Connection (default false: one Connection "
+      + "per client, as hbase pe)", (o, b) -> o.oneCon = b),
     flag(CLIENT, "autoFlush", "send every put at once instead of through a write buffer",
       (o, b) -> o.autoFlush = b),
     value(CLIENT, "writeBuffer", "SIZE", "client write buffer (default 2m)",

@@ -84,6 +84,8 @@ public final class PerfOptions {
 
   // The client.
   int multiGet = 0;
+  /** hbase pe's --oneCon: all clients share one Connection (default: one each, as pe). */
+  boolean oneCon = false;
   boolean autoFlush;
   long writeBuffer = 2L * 1024 * 1024;
   boolean writeToWal = true;
@@ -188,6 +190,7 @@ public final class PerfOptions {
     m.put("inMemory", inMemory);
     m.put("replicas", replicas);
     m.put("multiGet", multiGet);
+    m.put("oneCon", oneCon);
     m.put("autoFlush", autoFlush);
     m.put("writeBuffer", writeBuffer);
     m.put("writeToWAL", writeToWal);
