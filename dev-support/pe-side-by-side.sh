@@ -30,11 +30,12 @@
 #   PE_OPTS      more options given to both tools (e.g. --valueSize=100)
 #   HBASE_PERF_JAR  the tool's jar (default hbase-perf/target/hbase-perf.jar; a classpath works)
 #   PE_JARS      where PE's jars are fetched to (default hbase-perf/target/pe)
+#   PE_STOP_AT   a time (as date -d reads it, e.g. 05:10 UTC): no round starts after it
 #
 # The cluster is hbase-perf's embedded one (dev.hbasepatches.perf.ServeCluster: one region
-# server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. Before
-# the rounds of a client count, PE's sequentialWrite fills the table (rows x clients rows), so
-# the read commands of both tools read the same rows. OUT_DIR gets runs.tsv, raw/ (every run's
+# server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. First
+# PE's sequentialWrite fills the table (rows x the largest client count), so the read commands
+# of both tools read the same rows; then each round runs every case once. OUT_DIR gets runs.tsv, raw/ (every run's
 # output: hbase-perf's JSON, PE's log), loads.tsv (load average before and after each pair),
 # table.md, table.csv, pairs.csv and machine.txt.
 set -euo pipefail
@@ -140,22 +141,42 @@ run_pe() { # command clients round [record]
 
 : > "$out/runs.tsv"
 printf 'command\tclients\tround\tended (UTC)\tload before (1/5/15 min)\tload after\n' > "$out/loads.tsv"
-for n in "${clients[@]}"; do
-  echo "filling TestTable with $rows x $n rows (PE sequentialWrite, not measured)" >&2
-  run_pe sequentialWrite "$n" fill no
-  for cmd in "${commands[@]}"; do
-    for r in $(seq 1 "$rounds"); do
+# One fill for the largest client count: its rows are a superset of every smaller count's, so the
+# rounds can go round-major (every case once per round), and a run stopped early (PE_STOP_AT)
+# still has the same number of pairs in every case, spread over the same stretch of time.
+most=0
+for n in "${clients[@]}"; do (( n > most )) && most=$n; done
+echo "filling TestTable with $rows x $most rows (PE sequentialWrite, not measured)" >&2
+run_pe sequentialWrite "$most" fill no
+stop_at=""
+if [[ -n "${PE_STOP_AT:-}" ]]; then
+  stop_at="$(date -u -d "$PE_STOP_AT" +%s)"
+fi
+done_rounds=0
+for r in $(seq 1 "$rounds"); do
+  if [[ -n "$stop_at" ]] && (( $(date -u +%s) >= stop_at )); then
+    echo "PE_STOP_AT=$PE_STOP_AT reached: stopping after $done_rounds of $rounds round(s)" >&2
+    echo "stopped by PE_STOP_AT=$PE_STOP_AT after $done_rounds of $rounds round(s)" \
+      >> "$out/machine.txt"
+    break
+  fi
+  k=0
+  for n in "${clients[@]}"; do
+    for cmd in "${commands[@]}"; do
       before="$(cut -d' ' -f1-3 /proc/loadavg)"
-      echo "$cmd, $n client(s), round $r/$rounds (load $before)" >&2
-      if (( r % 2 == 1 )); then
+      echo "round $r/$rounds: $cmd, $n client(s) (load $before)" >&2
+      # Which tool goes first alternates from case to case and from round to round.
+      if (( (r + k) % 2 == 1 )); then
         run_pe "$cmd" "$n" "$r"; run_perf "$cmd" "$n" "$r"
       else
         run_perf "$cmd" "$n" "$r"; run_pe "$cmd" "$n" "$r"
       fi
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cmd" "$n" "$r" "$(date -u +%H:%M:%S)" "$before" \
         "$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/loads.tsv"
+      k=$((k + 1))
     done
   done
+  done_rounds=$r
 done
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 "$java_bin" -cp "$jar" dev.hbasepatches.perf.PeSideBySide "$out"
