@@ -126,6 +126,8 @@ final class OptionSpec {
       (o, b) -> o.writeToWal = b),
     value(CLIENT, "caching", "N", "rows per scanner RPC (default 30)",
       (o, v) -> o.caching = (int) ValueParsers.count("--caching", v, 1, 1_000_000)),
+    flag(CLIENT, "addColumns", "Gets and scans name every column (default true, as hbase pe; "
+      + "false asks for whole families)", (o, b) -> o.addColumns = b),
     flag(CLIENT, "cacheBlocks", "reads fill the block cache (default true)",
       (o, b) -> o.cacheBlocks = b),
     value(CLIENT, "sampleRate", "F", "reads touch this fraction of the rows (default 1.0)",

@@ -91,6 +91,8 @@ public final class PerfOptions {
   boolean writeToWal = true;
   int caching = 30;
   boolean cacheBlocks = true;
+  /** hbase pe's --addColumns: reads name each column (true, pe's default) or whole families. */
+  boolean addColumns = true;
   double sampleRate = 1.0;
 
   // How long and how fast.
@@ -196,6 +198,7 @@ public final class PerfOptions {
     m.put("writeToWAL", writeToWal);
     m.put("caching", caching);
     m.put("cacheBlocks", cacheBlocks);
+    m.put("addColumns", addColumns);
     m.put("sampleRate", sampleRate);
     m.put("ops", opsPerClient);
     m.put("durationSeconds", duration == null ? null : duration.toMillis() / 1000.0);

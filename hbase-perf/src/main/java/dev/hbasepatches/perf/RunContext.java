@@ -177,7 +177,13 @@ final class RunContext {
   Get get(long row) {
     Get g = new Get(RowKeys.key(row));
     for (byte[] f : shape.families()) {
-      g.addFamily(f);
+      if (options.addColumns) {
+        for (byte[] q : shape.qualifiers()) {
+          g.addColumn(f, q);
+        }
+      } else {
+        g.addFamily(f);
+      }
     }
     g.setCacheBlocks(options.cacheBlocks);
     if (options.timelineReads()) {
@@ -189,7 +195,13 @@ final class RunContext {
   Scan scan() {
     Scan s = new Scan();
     for (byte[] f : shape.families()) {
-      s.addFamily(f);
+      if (options.addColumns) {
+        for (byte[] q : shape.qualifiers()) {
+          s.addColumn(f, q);
+        }
+      } else {
+        s.addFamily(f);
+      }
     }
     s.setCaching(options.caching);
     s.setCacheBlocks(options.cacheBlocks);
