@@ -31,6 +31,7 @@
 #   HBASE_PERF_JAR  the tool's jar (default hbase-perf/target/hbase-perf.jar; a classpath works)
 #   PE_JARS      where PE's jars are fetched to (default hbase-perf/target/pe)
 #   PE_STOP_AT   a time (as date -d reads it, e.g. 05:10 UTC): no round starts after it
+#   PE_WARMUP    unmeasured runs of every case by each tool before the rounds (default 1)
 #
 # The cluster is hbase-perf's embedded one (dev.hbasepatches.perf.ServeCluster: one region
 # server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. First
@@ -120,12 +121,14 @@ done
 port="$(cat "$port_file")"
 echo "cluster up, ZooKeeper on localhost:$port" >&2
 
-run_perf() { # command clients round
+run_perf() { # command clients round [record]
   local f="raw/hbase-perf-$1-$2-$3.json"
   flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" -cp "$jar" dev.hbasepatches.perf.PerfTool \
     --zk="localhost:$port" --progress=0 --nomapred --rows="$rows" "${extra[@]}" \
     --json="$out/$f" "$1" "$2" > "$out/raw/hbase-perf-$1-$2-$3.out" 2>&1
-  printf '%s\t%s\t%s\thbase-perf\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+  if [[ "${4:-yes}" == yes ]]; then
+    printf '%s\t%s\t%s\thbase-perf\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+  fi
 }
 run_pe() { # command clients round [record]
   local f="raw/pe-$1-$2-$3.log"
@@ -148,6 +151,17 @@ most=0
 for n in "${clients[@]}"; do (( n > most )) && most=$n; done
 echo "filling TestTable with $rows x $most rows (PE sequentialWrite, not measured)" >&2
 run_pe sequentialWrite "$most" fill no
+# The region server's JVM starts cold: its first minutes of requests run slower and slower
+# less, which favours whichever tool goes second in a pair. PE_WARMUP runs of each case by each
+# tool (default 1; not recorded) warm it before the measured rounds.
+for w in $(seq 1 "${PE_WARMUP:-1}"); do
+  for n in "${clients[@]}"; do
+    for cmd in "${commands[@]}"; do
+      echo "warm-up $w: $cmd, $n client(s) (not measured)" >&2
+      run_pe "$cmd" "$n" "warmup$w" no; run_perf "$cmd" "$n" "warmup$w" no
+    done
+  done
+done
 stop_at=""
 if [[ -n "${PE_STOP_AT:-}" ]]; then
   stop_at="$(date -u -d "$PE_STOP_AT" +%s)"
