@@ -30,12 +30,15 @@
 #   PE_OPTS      more options given to both tools (e.g. --valueSize=100)
 #   HBASE_PERF_JAR  the tool's jar (default hbase-perf/target/hbase-perf.jar; a classpath works)
 #   PE_JARS      where PE's jars are fetched to (default hbase-perf/target/pe)
+#   PE_STOP_AT   a time (as date -d reads it, e.g. 05:10 UTC): no round starts after it
+#   PE_WARMUP    unmeasured runs of every case by each tool before the rounds (default 1)
 #
 # The cluster is hbase-perf's embedded one (dev.hbasepatches.perf.ServeCluster: one region
-# server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. Before
-# the rounds of a client count, PE's sequentialWrite fills the table (rows x clients rows), so
-# the read commands of both tools read the same rows. OUT_DIR gets runs.tsv, raw/ (every run's
-# output: hbase-perf's JSON, PE's log), table.md, table.csv, pairs.csv and machine.txt.
+# server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. First
+# PE's sequentialWrite fills the table (rows x the largest client count), so the read commands
+# of both tools read the same rows; then each round runs every case once. OUT_DIR gets runs.tsv, raw/ (every run's
+# output: hbase-perf's JSON, PE's log), loads.tsv (load average before and after each pair),
+# table.md, table.csv, pairs.csv and machine.txt.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -77,18 +80,16 @@ out="$(cd "$out" && pwd)"
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 # shellcheck source=jdk17-opens.sh
 source "$root/dev-support/jdk17-opens.sh"
-# PE reports through its log: its own logger at INFO on stderr, everything else at WARN.
-log4j="$out/raw/pe-log4j2.properties"
+# PE reports through its log: its own logger at INFO on stderr, everything else at WARN. The
+# tool's jar binds slf4j to log4j 1.x (reload4j), so that is the configuration PE's JVM reads.
+log4j="$out/raw/pe-log4j.properties"
 cat > "$log4j" <<'PROPS'
-status = error
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{ISO8601} %-5p [%t] %c{1}: %m%n
-rootLogger = WARN, console
-logger.pe.name = org.apache.hadoop.hbase.PerformanceEvaluation
-logger.pe.level = INFO
+log4j.rootLogger=WARN, console
+log4j.appender.console=org.apache.log4j.ConsoleAppender
+log4j.appender.console.target=System.err
+log4j.appender.console.layout=org.apache.log4j.PatternLayout
+log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %-5p [%t] %c{1}: %m%n
+log4j.logger.org.apache.hadoop.hbase.PerformanceEvaluation=INFO
 PROPS
 
 {
@@ -120,17 +121,19 @@ done
 port="$(cat "$port_file")"
 echo "cluster up, ZooKeeper on localhost:$port" >&2
 
-run_perf() { # command clients round
+run_perf() { # command clients round [record]
   local f="raw/hbase-perf-$1-$2-$3.json"
   flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" -cp "$jar" dev.hbasepatches.perf.PerfTool \
     --zk="localhost:$port" --progress=0 --nomapred --rows="$rows" "${extra[@]}" \
     --json="$out/$f" "$1" "$2" > "$out/raw/hbase-perf-$1-$2-$3.out" 2>&1
-  printf '%s\t%s\t%s\thbase-perf\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+  if [[ "${4:-yes}" == yes ]]; then
+    printf '%s\t%s\t%s\thbase-perf\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+  fi
 }
 run_pe() { # command clients round [record]
   local f="raw/pe-$1-$2-$3.log"
   flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" \
-    -Dlog4j2.configurationFile="$log4j" -cp "$pe_dir/*:$jar" \
+    -Dlog4j.configuration="file:$log4j" -cp "$pe_dir/*:$jar" \
     org.apache.hadoop.hbase.PerformanceEvaluation -Dhbase.zookeeper.quorum=localhost \
     -Dhbase.zookeeper.property.clientPort="$port" --nomapred --rows="$rows" "${extra[@]}" \
     "$1" "$2" > "$out/$f" 2>&1
@@ -140,19 +143,54 @@ run_pe() { # command clients round [record]
 }
 
 : > "$out/runs.tsv"
-for n in "${clients[@]}"; do
-  echo "filling TestTable with $rows x $n rows (PE sequentialWrite, not measured)" >&2
-  run_pe sequentialWrite "$n" fill no
-  for cmd in "${commands[@]}"; do
-    for r in $(seq 1 "$rounds"); do
-      echo "$cmd, $n client(s), round $r/$rounds (load $(cut -d' ' -f1 /proc/loadavg))" >&2
-      if (( r % 2 == 1 )); then
+printf 'command\tclients\tround\tended (UTC)\tload before (1/5/15 min)\tload after\n' > "$out/loads.tsv"
+# One fill for the largest client count: its rows are a superset of every smaller count's, so the
+# rounds can go round-major (every case once per round), and a run stopped early (PE_STOP_AT)
+# still has the same number of pairs in every case, spread over the same stretch of time.
+most=0
+for n in "${clients[@]}"; do (( n > most )) && most=$n; done
+echo "filling TestTable with $rows x $most rows (PE sequentialWrite, not measured)" >&2
+run_pe sequentialWrite "$most" fill no
+# The region server's JVM starts cold: its first minutes of requests run slower and slower
+# less, which favours whichever tool goes second in a pair. PE_WARMUP runs of each case by each
+# tool (default 1; not recorded) warm it before the measured rounds.
+for w in $(seq 1 "${PE_WARMUP:-1}"); do
+  for n in "${clients[@]}"; do
+    for cmd in "${commands[@]}"; do
+      echo "warm-up $w: $cmd, $n client(s) (not measured)" >&2
+      run_pe "$cmd" "$n" "warmup$w" no; run_perf "$cmd" "$n" "warmup$w" no
+    done
+  done
+done
+stop_at=""
+if [[ -n "${PE_STOP_AT:-}" ]]; then
+  stop_at="$(date -u -d "$PE_STOP_AT" +%s)"
+fi
+done_rounds=0
+for r in $(seq 1 "$rounds"); do
+  if [[ -n "$stop_at" ]] && (( $(date -u +%s) >= stop_at )); then
+    echo "PE_STOP_AT=$PE_STOP_AT reached: stopping after $done_rounds of $rounds round(s)" >&2
+    echo "stopped by PE_STOP_AT=$PE_STOP_AT after $done_rounds of $rounds round(s)" \
+      >> "$out/machine.txt"
+    break
+  fi
+  k=0
+  for n in "${clients[@]}"; do
+    for cmd in "${commands[@]}"; do
+      before="$(cut -d' ' -f1-3 /proc/loadavg)"
+      echo "round $r/$rounds: $cmd, $n client(s) (load $before)" >&2
+      # Which tool goes first alternates from case to case and from round to round.
+      if (( (r + k) % 2 == 1 )); then
         run_pe "$cmd" "$n" "$r"; run_perf "$cmd" "$n" "$r"
       else
         run_perf "$cmd" "$n" "$r"; run_pe "$cmd" "$n" "$r"
       fi
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cmd" "$n" "$r" "$(date -u +%H:%M:%S)" "$before" \
+        "$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/loads.tsv"
+      k=$((k + 1))
     done
   done
+  done_rounds=$r
 done
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 "$java_bin" -cp "$jar" dev.hbasepatches.perf.PeSideBySide "$out"

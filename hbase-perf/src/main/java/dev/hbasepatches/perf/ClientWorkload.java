@@ -99,6 +99,10 @@ abstract class ClientWorkload implements Closeable {
       case CHECK_AND_MUTATE:
       case CHECK_AND_DELETE:
         return new MutateWorkload(ctx, client);
+      case META_WRITE:
+      case META_RANDOM_READ:
+      case CLEAN_META:
+        return new MetaWorkload(ctx, client);
       case WORKLOAD_A:
       case WORKLOAD_B:
       case WORKLOAD_C:

@@ -76,6 +76,14 @@ public enum Command {
     "YCSB core workload E: 95% short scans (1-100 rows, zipfian start), 5% inserts"),
   WORKLOAD_F("workloadf", Kind.YCSB,
     "YCSB core workload F: 50% reads, 50% read-modify-writes, zipfian"),
+  META_WRITE("metaWrite", Kind.META,
+    "put a made-up region of the table per row into hbase:meta, on a server that does not exist "
+      + "(as hbase pe; remove them with cleanMeta; use a table of their own)"),
+  META_RANDOM_READ("metaRandomRead", Kind.META,
+    "look up the region of a random made-up region's start key in hbase:meta, past the "
+      + "client's location cache"),
+  CLEAN_META("cleanMeta", Kind.META,
+    "delete the made-up regions metaWrite put into hbase:meta (only those)"),
   SEED_TABLE("seedTable", Kind.SUITE,
     "the seed's six experiments with 1,000-byte rows, next to HBase 0.19 and BigTable"),
   CACHED_READS("cachedReads", Kind.SUITE,
@@ -104,7 +112,7 @@ public enum Command {
 
   /** What a command does to the table; decides loading, flushing and verification. */
   public enum Kind {
-    WRITE, READ, SCAN, MUTATE, DELETE, YCSB, SUITE
+    WRITE, READ, SCAN, MUTATE, DELETE, YCSB, META, SUITE
   }
 
   /** Rows a randomSeekScan reads at most from one region: hbase pe's page size. */

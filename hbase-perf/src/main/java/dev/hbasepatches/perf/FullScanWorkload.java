@@ -50,7 +50,7 @@ final class FullScanWorkload extends ClientWorkload {
 
   @Override
   void open() throws IOException {
-    table = ctx.connection.getTable(ctx.table);
+    table = ctx.connectionFor(client).getTable(ctx.table);
   }
 
   private void openScanner() throws IOException {

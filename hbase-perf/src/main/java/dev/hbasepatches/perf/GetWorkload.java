@@ -57,7 +57,7 @@ final class GetWorkload extends ClientWorkload {
     if (ctx.command.isAsync()) {
       asyncTable = ctx.asyncConnection().getTable(ctx.table);
     } else {
-      table = ctx.connection.getTable(ctx.table);
+      table = ctx.connectionFor(client).getTable(ctx.table);
     }
   }
 

@@ -107,7 +107,7 @@ final class MutateWorkload extends ClientWorkload {
 
   @Override
   void open() throws IOException {
-    table = ctx.connection.getTable(ctx.table);
+    table = ctx.connectionFor(client).getTable(ctx.table);
   }
 
   @Override

@@ -116,6 +116,8 @@ final class OptionSpec {
 
     value(CLIENT, "multiGet", "N", "reads get N rows per call (default 0: one Get per call)",
       (o, v) -> o.multiGet = (int) ValueParsers.count("--multiGet", v, 0, 10_000)),
+    flag(CLIENT, "oneCon", "all clients share one Connection (default false: one Connection "
+      + "per client, as hbase pe)", (o, b) -> o.oneCon = b),
     flag(CLIENT, "autoFlush", "send every put at once instead of through a write buffer",
       (o, b) -> o.autoFlush = b),
     value(CLIENT, "writeBuffer", "SIZE", "client write buffer (default 2m)",
@@ -124,6 +126,8 @@ final class OptionSpec {
       (o, b) -> o.writeToWal = b),
     value(CLIENT, "caching", "N", "rows per scanner RPC (default 30)",
       (o, v) -> o.caching = (int) ValueParsers.count("--caching", v, 1, 1_000_000)),
+    flag(CLIENT, "addColumns", "Gets and scans name every column (default true, as hbase pe; "
+      + "false asks for whole families)", (o, b) -> o.addColumns = b),
     flag(CLIENT, "cacheBlocks", "reads fill the block cache (default true)",
       (o, b) -> o.cacheBlocks = b),
     value(CLIENT, "sampleRate", "F", "reads touch this fraction of the rows (default 1.0)",

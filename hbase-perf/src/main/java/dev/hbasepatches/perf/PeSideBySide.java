@@ -236,18 +236,30 @@ public final class PeSideBySide {
       Interval l = pairedRatio(lats);
       double pe = pairedRatio(peRates).estimate;
       double ours = pairedRatio(ourRates).estimate;
-      md.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.3f [%.3f, %.3f] "
-        + "| %s | %.3f [%.3f, %.3f] |\n", k[0], k[1], t.n, pe, ours, t.estimate, t.low, t.high,
-        t.verdict(), l.estimate, l.low, l.high));
-      csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,"
-        + "%.4f\n", k[0], k[1], t.n, pe, ours, t.estimate, t.low, t.high, t.verdict(),
-        l.estimate, l.low, l.high));
+      md.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %s | %s | %s |\n",
+        k[0], k[1], t.n, pe, ours, shown(t), t.verdict(), shown(l)));
+      csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.4f,%s,%s,%s,%.4f,%s,%s\n",
+        k[0], k[1], t.n, pe, ours, t.estimate, csvBound(t.low), csvBound(t.high), t.verdict(),
+        l.estimate, csvBound(l.low), csvBound(l.high)));
     }
     Files.writeString(dir.resolve("table.md"), md.toString(), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("table.csv"), csv.toString(), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("pairs.csv"), String.join("\n", pairLines) + "\n",
       StandardCharsets.UTF_8);
     return md.toString();
+  }
+
+  /** The estimate with its interval, or with "no interval" when one pair cannot give one. */
+  static String shown(Interval i) {
+    if (Double.isNaN(i.low)) {
+      return String.format(Locale.ROOT, "%.3f (%d pair%s, no interval)", i.estimate, i.n,
+        i.n == 1 ? "" : "s");
+    }
+    return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", i.estimate, i.low, i.high);
+  }
+
+  private static String csvBound(double b) {
+    return Double.isNaN(b) ? "" : String.format(Locale.ROOT, "%.4f", b);
   }
 
   public static void main(String[] args) throws IOException {

@@ -84,11 +84,15 @@ public final class PerfOptions {
 
   // The client.
   int multiGet = 0;
+  /** hbase pe's --oneCon: all clients share one Connection (default: one each, as pe). */
+  boolean oneCon = false;
   boolean autoFlush;
   long writeBuffer = 2L * 1024 * 1024;
   boolean writeToWal = true;
   int caching = 30;
   boolean cacheBlocks = true;
+  /** hbase pe's --addColumns: reads name each column (true, pe's default) or whole families. */
+  boolean addColumns = true;
   double sampleRate = 1.0;
 
   // How long and how fast.
@@ -188,11 +192,13 @@ public final class PerfOptions {
     m.put("inMemory", inMemory);
     m.put("replicas", replicas);
     m.put("multiGet", multiGet);
+    m.put("oneCon", oneCon);
     m.put("autoFlush", autoFlush);
     m.put("writeBuffer", writeBuffer);
     m.put("writeToWAL", writeToWal);
     m.put("caching", caching);
     m.put("cacheBlocks", cacheBlocks);
+    m.put("addColumns", addColumns);
     m.put("sampleRate", sampleRate);
     m.put("ops", opsPerClient);
     m.put("durationSeconds", duration == null ? null : duration.toMillis() / 1000.0);

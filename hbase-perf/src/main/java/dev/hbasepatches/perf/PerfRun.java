@@ -198,7 +198,12 @@ final class PerfRun {
     try {
       byte[][][] columnsBefore = ctx.increments != null ? ReadBack.mutatedColumns(ctx) : null;
       notes.println(header(ctx, label));
-      CommandRunner.Measurement m = runner.run(ctx, label);
+      CommandRunner.Measurement m;
+      try {
+        m = runner.run(ctx, label);
+      } finally {
+        ctx.closeClientConnections();
+      }
       if (ctx.written != null && c.kind() == Command.Kind.DELETE) {
         ReadBack.deletedRows(ctx);
       } else if (ctx.written != null) {

@@ -104,6 +104,9 @@ final class ResultTable {
     switch (c.kind()) {
       case DELETE:
         return "every row deleted is gone";
+      case META:
+        return c == Command.CLEAN_META ? "each fake region found and deleted"
+          : "each fake region in hbase:meta, on the made-up server";
       case MUTATE:
         return c == Command.INCREMENT ? "each counter rose by exactly its increments"
           : c == Command.APPEND ? "each value grew by exactly its appends"

@@ -63,6 +63,10 @@ final class RowShape {
     return families[i];
   }
 
+  byte[][] qualifiers() {
+    return qualifiers;
+  }
+
   byte[] qualifier(int i) {
     return qualifiers[i];
   }

@@ -17,11 +17,13 @@
  */
 package dev.hbasepatches.perf;
 
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Scan;
@@ -31,7 +33,11 @@ final class RunContext {
 
   final PerfOptions options;
   final Command command;
+  /** The run's Connection: tables, loading, reading back; the clients' with --oneCon. */
   final Connection connection;
+  /** Each client's own Connection (hbase pe's default), made when its workload opens. */
+  private final Connection[] clientConnections;
+  private final boolean loading;
   final TableName table;
   final RowShape shape;
   final ZipfDistribution keyZipf;
@@ -73,6 +79,8 @@ final class RunContext {
     this.command = command;
     this.connection = connection;
     this.table = table;
+    this.loading = loading;
+    this.clientConnections = new Connection[options.clients];
     this.shape = new RowShape(options);
     this.keyZipf = KeyChooser.zipfFor(options);
     this.verify = options.verify && !loading;
@@ -112,6 +120,52 @@ final class RunContext {
     return asyncSource.get();
   }
 
+  /**
+   * The Connection client {@code client}'s operations go through: one of its own, made on first
+   * use from the run's configuration, as hbase pe gives each client thread (one Connection per
+   * thread unless --oneCon); the run's shared Connection with --oneCon and while loading a table
+   * for another command. Called from the client's thread before the timed operations start.
+   */
+  Connection connectionFor(int client) throws IOException {
+    if (options.oneCon || loading) {
+      return connection;
+    }
+    synchronized (clientConnections) {
+      if (clientConnections[client] == null) {
+        clientConnections[client] = ConnectionFactory.createConnection(
+          connection.getConfiguration());
+      }
+      return clientConnections[client];
+    }
+  }
+
+  /** Closes the clients' own Connections; the run's Connection stays open. */
+  void closeClientConnections() {
+    synchronized (clientConnections) {
+      for (int i = 0; i < clientConnections.length; i++) {
+        if (clientConnections[i] != null) {
+          try {
+            clientConnections[i].close();
+          } catch (IOException e) {
+            errors.record(e);
+          }
+          clientConnections[i] = null;
+        }
+      }
+    }
+  }
+
+  /** How many clients have a Connection of their own open (for tests). */
+  int openClientConnections() {
+    synchronized (clientConnections) {
+      int n = 0;
+      for (Connection c : clientConnections) {
+        n += c != null ? 1 : 0;
+      }
+      return n;
+    }
+  }
+
   long firstRow(int client) {
     return client * options.rows;
   }
@@ -123,7 +177,13 @@ final class RunContext {
   Get get(long row) {
     Get g = new Get(RowKeys.key(row));
     for (byte[] f : shape.families()) {
-      g.addFamily(f);
+      if (options.addColumns) {
+        for (byte[] q : shape.qualifiers()) {
+          g.addColumn(f, q);
+        }
+      } else {
+        g.addFamily(f);
+      }
     }
     g.setCacheBlocks(options.cacheBlocks);
     if (options.timelineReads()) {
@@ -135,7 +195,13 @@ final class RunContext {
   Scan scan() {
     Scan s = new Scan();
     for (byte[] f : shape.families()) {
-      s.addFamily(f);
+      if (options.addColumns) {
+        for (byte[] q : shape.qualifiers()) {
+          s.addColumn(f, q);
+        }
+      } else {
+        s.addFamily(f);
+      }
     }
     s.setCaching(options.caching);
     s.setCacheBlocks(options.cacheBlocks);

@@ -172,7 +172,24 @@ final class ThrottledUsers {
 
   private String serverClass() {
     HRegionServer rs = run.miniCluster().regionServer(0);
-    return rs == null ? "?" : rs.getClass().getSimpleName();
+    return rs == null ? "?" : rs.getClass().getName();
+  }
+
+  /**
+   * Whose limiter the servers run: HBase's own region server classes (the minicluster's
+   * MiniHBaseClusterRegionServer among them) have stock quotas; any other is a change module's.
+   */
+  static String limiter(String serverClass, PerfOptions.ChangeMode mode) {
+    if (serverClass.startsWith("org.apache.hadoop.hbase.")) {
+      return "stock HBase's limiter (region servers " + simpleName(serverClass) + ")";
+    }
+    return "the region servers are " + simpleName(serverClass) + " (--changes=quotas, mode "
+      + mode + ")";
+  }
+
+  private static String simpleName(String className) {
+    return className.substring(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$'))
+      + 1);
   }
 
   private Connection connect(String user) throws IOException {
@@ -286,9 +303,8 @@ final class ThrottledUsers {
       + "the measured %.1f s after the warm-up. Client retries are off: a refused read is "
       + "counted and its client waits the interval the server gave (at most 1 s).",
       perSecond(options.throttle), d.toMillis() / 1e3));
-    report.note("Quotas: " + (server.equals("HRegionServer") ? "stock HBase's limiter"
-      : "the region servers are " + server + " (--changes=quotas, mode " + options.changeMode
-        + ")") + "; servers refresh quotas every " + REFRESH_MILLIS + " ms.");
+    report.note("Quotas: " + limiter(server, options.changeMode) + "; servers refresh quotas "
+      + "every " + REFRESH_MILLIS + " ms.");
     report.chart(chart);
     report.csv("persecond", List.of("user", "second", "admitted"), series);
     return report;

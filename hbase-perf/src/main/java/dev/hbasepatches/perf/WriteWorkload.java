@@ -73,11 +73,11 @@ final class WriteWorkload extends ClientWorkload {
       return;
     }
     if (ctx.options.autoFlush) {
-      table = ctx.connection.getTable(ctx.table);
+      table = ctx.connectionFor(client).getTable(ctx.table);
     } else {
       BufferedMutatorParams params = new BufferedMutatorParams(ctx.table)
         .writeBufferSize(ctx.options.writeBuffer).listener(this::onFailedPuts);
-      mutator = ctx.connection.getBufferedMutator(params);
+      mutator = ctx.connectionFor(client).getBufferedMutator(params);
     }
   }
 

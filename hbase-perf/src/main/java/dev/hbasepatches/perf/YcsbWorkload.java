@@ -85,7 +85,7 @@ final class YcsbWorkload extends ClientWorkload {
     if (distribution != RequestDistribution.UNIFORM) {
       ctx.requestZipf();
     }
-    table = ctx.connection.getTable(ctx.table);
+    table = ctx.connectionFor(client).getTable(ctx.table);
   }
 
   /** The operation mix of each workload, from one uniform draw. */

@@ -49,7 +49,8 @@ public class JsonReportTest {
   private static final List<String> OPTIONS = List.of("clients", "rows", "valueSize",
     "valueSizes", "families", "columns", "keys", "zipfExponent", "seed", "table", "presplit",
     "compression", "blockEncoding", "bloomFilter", "inMemory", "replicas", "multiGet",
-    "autoFlush", "writeBuffer", "writeToWAL", "caching", "cacheBlocks", "sampleRate", "ops",
+    "oneCon", "autoFlush", "writeBuffer", "writeToWAL", "caching", "cacheBlocks", "addColumns",
+    "sampleRate", "ops",
     "durationSeconds", "rate", "warmupSeconds", "measureAfter", "requestDistribution", "verify",
     "flush");
   private static final List<String> RESULT = List.of("command", "name", "purpose", "clients",

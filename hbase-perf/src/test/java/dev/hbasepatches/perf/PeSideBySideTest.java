@@ -82,6 +82,15 @@ public class PeSideBySideTest {
   }
 
   @Test
+  public void onePairHasNoIntervalAndNoVerdict() {
+    PeSideBySide.Interval one = PeSideBySide.pairedRatio(new double[] { 1.25 });
+    assertEquals("1.250 (1 pair, no interval)", PeSideBySide.shown(one));
+    assertEquals("too few pairs (1)", one.verdict());
+    assertEquals("1.000 [1.000, 1.000]",
+      PeSideBySide.shown(PeSideBySide.pairedRatio(new double[] { 1, 1, 1, 1, 1 })));
+  }
+
+  @Test
   public void summaryPairsTheRunsOfEachRound() throws Exception {
     Path dir = Files.createTempDirectory("pe-side-by-side");
     try {

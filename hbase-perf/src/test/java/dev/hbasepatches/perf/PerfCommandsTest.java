@@ -59,9 +59,9 @@ public class PerfCommandsTest {
     List<Object[]> list = new ArrayList<>();
     for (Command c : Command.values()) {
       // The suites run several commands each; SeedTableTest, CachedReadsOffHeapTest and the
-      // scenario tests.
+      // scenario tests. The hbase:meta commands: MetaCommandsTest.
       if (c != Command.SEED_TABLE && c != Command.CACHED_READS && c.kind() != Command.Kind.YCSB
-        && !c.isScenario()) {
+        && c.kind() != Command.Kind.META && !c.isScenario()) {
         list.add(new Object[] { c });
       }
     }

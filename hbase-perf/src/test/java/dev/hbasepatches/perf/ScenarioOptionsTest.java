@@ -117,4 +117,17 @@ public class ScenarioOptionsTest {
   public void aRowMustHaveOneCellPerColumn() {
     new ScenarioReport("demo", "Demo", List.of("a", "b")).row("only one");
   }
+
+  @Test
+  public void throttledUsersNamesTheLimiterByTheServerClass() {
+    String stock = ThrottledUsers.limiter(
+      "org.apache.hadoop.hbase.MiniHBaseCluster$MiniHBaseClusterRegionServer",
+      PerfOptions.ChangeMode.PATCHED);
+    assertTrue(stock, stock.startsWith("stock HBase's limiter"));
+    assertTrue(stock, stock.contains("MiniHBaseClusterRegionServer"));
+    String module = ThrottledUsers.limiter("dev.hbasepatches.quotas.ThrottlingRegionServer",
+      PerfOptions.ChangeMode.BASELINE);
+    assertEquals("the region servers are ThrottlingRegionServer (--changes=quotas, mode "
+      + "BASELINE)", module);
+  }
 }
