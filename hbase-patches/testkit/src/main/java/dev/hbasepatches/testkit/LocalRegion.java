@@ -414,7 +414,8 @@ public final class LocalRegion implements Closeable {
      */
     public Builder offHeapBucketCache(long l1Bytes, int bucketMegabytes) {
       if (bucketMegabytes < 2) {
-        throw new IllegalArgumentException("a BucketCache of at least 2 MB, was " + bucketMegabytes);
+        throw new IllegalArgumentException(
+          "a BucketCache of at least 2 MB, was " + bucketMegabytes);
       }
       this.withBlockCache = true;
       this.blockCacheBytes = l1Bytes;
@@ -483,7 +484,8 @@ public final class LocalRegion implements Closeable {
         }
         cache = BlockCacheFactory.createBlockCache(cacheConf);
         if (bucketMegabytes > 0 && !hasBucketCache(cache)) {
-          throw new IllegalStateException("asked for an off-heap BucketCache, HBase built " + cache);
+          throw new IllegalStateException(
+            "asked for an off-heap BucketCache, HBase built " + cache);
         }
       }
       HRegion region = HRegion.createHRegion(info, new org.apache.hadoop.fs.Path(root.toUri()),
