@@ -126,10 +126,10 @@ public class FuzzCensusTest {
   public void aTableReadsEmptyExactlyWhenItsTtlExpiresEveryCell() throws IOException {
     int expired = 0;
     int live = 0;
-    for (int i = 0; expired < 3 || live < 3; i++) {
+    for (int i = 0; expired < 2 || live < 2; i++) {
       int maxTs = 1 + i % 6;
       RandomFamily family = RandomFamily.draw(new Random(i), maxTs, DataBlockEncoding.NONE);
-      if (!family.hasTtl() || (family.expiresEveryCell() ? expired >= 3 : live >= 3)) {
+      if (!family.hasTtl() || (family.expiresEveryCell() ? expired >= 2 : live >= 2)) {
         continue;
       }
       List<Mutation> data = new ArrayList<>();
