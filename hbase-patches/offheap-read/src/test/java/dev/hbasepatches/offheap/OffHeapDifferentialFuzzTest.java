@@ -21,6 +21,7 @@ import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.testkit.Bounded;
 import dev.hbasepatches.testkit.CellAssertions;
+import dev.hbasepatches.testkit.FuzzCensus;
 import dev.hbasepatches.testkit.FuzzSeeds;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.RandomFamily;
@@ -54,10 +55,14 @@ import org.junit.Test;
  * L2 copying every hit to the heap; PATCHED: our L2; UPSTREAM: HBase's CombinedBlockCache with an
  * off-heap BucketCache), small enough that blocks are evicted and read back all the time. Random
  * gets and scans (forward and reversed, columns, versions, time ranges, filters, batch, raw,
- * partial results) run as the RPC layer runs them (copy each part, then ship) and must return
- * the reference's cells, tags included. A churn runs between reads (evicting whole files' blocks,
+ * partial results, row limits) run as the RPC layer runs them (copy each part, then ship) and
+ * must return the reference's cells, tags included; some families are MOB, and each table ends
+ * with testkit's {@link FuzzCensus}. A churn runs between reads (evicting whole files' blocks,
  * flushing new data, major compactions) and inside scans, while a part's cells still point into
- * cached blocks. After every read our L2's invariants must hold with nothing left held.
+ * cached blocks. After every read our L2's invariants must hold with nothing left held. A seed
+ * must compare cells, hits and evictions unless each of its tables reads empty by design (its
+ * TTL expires every cell it can hold: {@code RandomFamily.expiresEveryCell}); a table that does
+ * must return no cell.
  *
  * <p>{@code mvn verify} runs a fixed list of seeds; {@code -Dhbasepatches.fuzz.seed=N} replays
  * one, {@code -Pfuzz-long} draws random ones ({@link FuzzSeeds});
@@ -73,35 +78,58 @@ public class OffHeapDifferentialFuzzTest {
   /**
    * The seeds {@code mvn verify} runs: 13394145321746 showed BucketCache counting no evictions by
    * file; 18061807358039 hung row-index's fuzzer (stock HBase loops: RandomFamily.stockLoopsOn).
+   * 13394145321746's table 0 reads empty by design (its TTL expires every cell); with
+   * {@link #EXTRAS} its table 1 is MOB.
    */
   private static final long[] FIXED_SEEDS = { 13394145321746L, 18061807358039L };
+
+  /** Mixed into a table's seed for its {@code extras} stream. */
+  private static final long EXTRAS = 0x0ffeccL;
 
   @Test
   public void everyModeReturnsTheReferenceCells() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 2);
     int reads = Integer.getInteger("hbasepatches.fuzz.reads", 25);
+    FuzzCensus.Coverage coverage = new FuzzCensus.Coverage();
     for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
-      fuzzOneSeed(seed, tables, reads);
+      fuzzOneSeed(seed, tables, reads, coverage);
     }
+    System.out.println("OffHeapDifferentialFuzzTest coverage: " + coverage);
+    coverage.assertReal("OffHeapDifferentialFuzzTest", reads >= 20);
   }
 
-  private static void fuzzOneSeed(long seed, int tables, int reads) throws Exception {
+  private static void fuzzOneSeed(long seed, int tables, int reads, FuzzCensus.Coverage coverage)
+    throws Exception {
     System.out.println("OffHeapDifferentialFuzzTest seed=" + seed + " tables=" + tables
       + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
     Random random = new Random(seed);
     Totals totals = new Totals();
     for (int t = 0; t < tables; t++) {
-      Random tableRandom = new Random(random.nextLong());
+      long tableSeed = random.nextLong();
+      Random tableRandom = new Random(tableSeed);
+      // MOB and row limits come from a stream of their own, so the seeds recorded before them
+      // still replay the same tables and reads.
+      Random extras = new Random(tableSeed ^ EXTRAS);
       int table = t;
       Bounded.call("OffHeapDifferentialFuzzTest seed=" + seed + " table=" + t,
         FuzzSeeds.caseLimit(), progress -> {
-          fuzzOneTable(seed, table, tableRandom, reads, totals, progress);
+          fuzzOneTable(seed, table, tableRandom, extras, reads, totals, progress, coverage);
           return null;
         });
     }
     System.out.println("OffHeapDifferentialFuzzTest seed=" + seed + ": " + totals);
-    // The run must have exercised what it claims to: cells compared, every cache hit and churned.
-    assertTrue("seed=" + seed + " compared no cells", totals.cells > 0);
+    // The run must have exercised what it claims to: reads compared; cells compared, every cache
+    // hit and churned, unless every table's TTL expires every cell it can hold (by design: the
+    // family's own options say so, RandomFamily.expiresEveryCell), and then no cell came back.
+    assertTrue("seed=" + seed + " compared no reads: " + totals, totals.reads > 0);
+    assertTrue("seed=" + seed + " tables whose TTL expires every cell returned cells: " + totals,
+      totals.expiredCells == 0);
+    if (totals.liveTables == 0) {
+      System.out.println("OffHeapDifferentialFuzzTest seed=" + seed + ": every table's TTL"
+        + " expires every cell (by design), so no cell, hit or eviction is required");
+      return;
+    }
+    assertTrue("seed=" + seed + " compared no cells: " + totals, totals.cells > 0);
     for (OffHeapMode mode : OffHeapMode.values()) {
       assertTrue("seed=" + seed + " " + mode + " served no hits: " + totals,
         totals.hits.getOrDefault(mode, 0L) > 0);
@@ -111,13 +139,22 @@ public class OffHeapDifferentialFuzzTest {
   }
 
   private static final class Totals {
+    /** Cells compared per mode, from tables that can hold a live cell. */
     long cells;
+    /** Reads compared (not skipped), from every table. */
+    long reads;
+    int liveTables;
+    int expiredTables;
+    /** Cells compared from tables whose TTL expires every cell: must stay 0. */
+    long expiredCells;
     final Map<OffHeapMode, Long> hits = new EnumMap<>(OffHeapMode.class);
     final Map<OffHeapMode, Long> evictions = new EnumMap<>(OffHeapMode.class);
 
     @Override
     public String toString() {
-      return "cells compared per mode " + cells + ", L2 hits " + hits
+      return "reads compared " + reads + ", tables live " + liveTables + " / every cell expired "
+        + expiredTables + " (cells from those " + expiredCells + "), cells compared per mode "
+        + cells + ", L2 hits " + hits
         + ", blocks evicted (for space, and by file here) " + evictions;
     }
   }
@@ -150,12 +187,19 @@ public class OffHeapDifferentialFuzzTest {
     }
   }
 
-  private static void fuzzOneTable(long seed, int t, Random random, int reads, Totals totals,
-    Bounded.Progress progress) throws IOException {
+  private static void fuzzOneTable(long seed, int t, Random random, Random extras, int reads,
+    Totals totals, Bounded.Progress progress, FuzzCensus.Coverage coverage) throws IOException {
     int rows = 5 + random.nextInt(80);
     int cols = 1 + random.nextInt(8);
     int maxTs = 1 + random.nextInt(6);
-    RandomFamily family = RandomFamily.draw(random, maxTs, RandomFamily.allEncodings());
+    RandomFamily family = RandomFamily.draw(random, maxTs, RandomFamily.allEncodings())
+      .withMobDrawn(extras, 3);
+    boolean expired = family.expiresEveryCell();
+    if (expired) {
+      totals.expiredTables++;
+    } else {
+      totals.liveTables++;
+    }
     int maxValue = random.nextBoolean() ? RandomReads.SMALL_VALUE : 2048;
     boolean tags = random.nextBoolean();
     boolean cacheOnWrite = random.nextInt(3) == 0;
@@ -174,7 +218,7 @@ public class OffHeapDifferentialFuzzTest {
     String context = "seed=" + seed + " table=" + t + " " + family + " rows=" + rows + " cols="
       + cols + " maxTs=" + maxTs + " files=" + files + (bulk != null ? "+bulk" : "")
       + " maxValue=" + maxValue + " tags=" + tags + " cacheOnWrite=" + cacheOnWrite
-      + " evictOnClose=" + evictOnClose;
+      + " evictOnClose=" + evictOnClose + (expired ? " (TTL expires every cell)" : "");
     System.out.println(context);
     try (Closeable clock = family.freezeClock();
       Regions regions = new Regions(open("ref" + t, family, cacheOnWrite, evictOnClose, null))) {
@@ -196,7 +240,7 @@ public class OffHeapDifferentialFuzzTest {
         }
         r.write(memstore);
       }
-      for (int i = 0; i < reads; i++) {
+      for (int i = 0; i < FuzzCensus.readsFor(family, reads); i++) {
         churnBetweenReads(random, regions, family, rows, cols, maxTs, tags, maxValue);
         String where = context + " read=" + i;
         if (random.nextInt(3) == 0) {
@@ -217,14 +261,16 @@ public class OffHeapDifferentialFuzzTest {
             List<Cell> actual = gets(regions.byMode.get(mode), gets);
             CellAssertions.assertSameCells(where + " " + gets + " " + mode, expected, actual);
           }
-          totals.cells += expected.size();
+          count(totals, expired, expected.size());
         } else {
           long scanSeed = random.nextLong();
+          int limit = RandomReads.limit(extras, rows);
           Scan probe = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs,
             family.versions());
           long maxResultBytes = random.nextBoolean() ? 0 : 1 + random.nextInt(3000);
           MidScan mid = new MidScan(random, rows, cols, maxTs, tags, maxValue, family);
-          where += " " + probe + " maxResultBytes=" + maxResultBytes + " midScan=" + mid;
+          where += " " + probe + " limit=" + limit + " maxResultBytes=" + maxResultBytes
+            + " midScan=" + mid;
           if (family.stockLoopsOn(probe)) {
             // Stock HBase never finishes this read (row-index's UpstreamNewVersionRowColLoopTest).
             System.out.println("skipped, stock HBase loops on it: " + where);
@@ -236,7 +282,7 @@ public class OffHeapDifferentialFuzzTest {
           progress.at(where);
           List<Cell> expected;
           try {
-            expected = scan(regions.reference, null, scanSeed, rows, cols, maxTs,
+            expected = scan(regions.reference, null, scanSeed, limit, rows, cols, maxTs,
               family.versions(), maxResultBytes, mid);
           } catch (AssertionError e) {
             if (!RandomReads.isUpstreamScanOrderCheck(e)) {
@@ -253,14 +299,17 @@ public class OffHeapDifferentialFuzzTest {
           for (OffHeapMode mode : OffHeapMode.values()) {
             List<Cell> actual;
             try {
-              actual = scan(regions.byMode.get(mode), regions.caches.get(mode), scanSeed, rows,
-                cols, maxTs, family.versions(), maxResultBytes, mid);
+              actual = scan(regions.byMode.get(mode), regions.caches.get(mode), scanSeed, limit,
+                rows, cols, maxTs, family.versions(), maxResultBytes, mid);
             } catch (IOException | RuntimeException | AssertionError e) {
               throw new AssertionError(where + " " + mode + ": " + e, e);
             }
             CellAssertions.assertSameCells(where + " " + mode, expected, actual);
           }
-          totals.cells += expected.size();
+          if (limit > 0) {
+            coverage.limitedScan(expected.size());
+          }
+          count(totals, expired, expected.size());
         }
         for (OffHeapMode mode : OffHeapMode.values()) {
           SlabBlockCache slab = OffHeapCaches.slabCache(regions.caches.get(mode));
@@ -270,6 +319,7 @@ public class OffHeapDifferentialFuzzTest {
           }
         }
       }
+      census(context, regions, family, coverage);
       for (OffHeapMode mode : OffHeapMode.values()) {
         BlockCache l2 = l2(regions.caches.get(mode));
         totals.hits.merge(mode, l2.getStats().getHitCount(), Long::sum);
@@ -279,6 +329,38 @@ public class OffHeapDifferentialFuzzTest {
         EVICTED_BY_FILE.remove(cache);
       }
     }
+  }
+
+  private static void count(Totals totals, boolean expired, int cells) {
+    totals.reads++;
+    if (expired) {
+      totals.expiredCells += cells;
+    } else {
+      totals.cells += cells;
+    }
+  }
+
+  /**
+   * The census ({@link FuzzCensus}) of every region, compared with the reference: a flushed
+   * table read raw, every version, through each mode's cache; every MOB reference resolved.
+   */
+  private static void census(String context, Regions regions, RandomFamily family,
+    FuzzCensus.Coverage coverage) throws IOException {
+    List<FuzzCensus.Reading> readings = new ArrayList<>();
+    FuzzCensus.prepare(regions.reference);
+    FuzzCensus.Reading expected =
+      FuzzCensus.read(context + " census reference", regions.reference, false);
+    readings.add(expected);
+    for (OffHeapMode mode : OffHeapMode.values()) {
+      LocalRegion r = regions.byMode.get(mode);
+      FuzzCensus.prepare(r);
+      // Only where a mode's blocks sit in its cache for sure is an off-heap cell required; this
+      // fuzzer's caches are small on purpose and evict, so none is.
+      FuzzCensus.Reading actual = FuzzCensus.read(context + " census " + mode, r, false);
+      CellAssertions.assertSameCells(context + " census " + mode, expected.cells, actual.cells);
+      readings.add(actual);
+    }
+    coverage.table(family, false, readings);
   }
 
   private static LocalRegion open(String name, RandomFamily family, boolean cacheOnWrite,
@@ -311,10 +393,14 @@ public class OffHeapDifferentialFuzzTest {
     return out;
   }
 
-  private static List<Cell> scan(LocalRegion region, BlockCache cache, long scanSeed, int rows,
-    int cols, int maxTs, int versions, long maxResultBytes, MidScan mid) throws IOException {
+  private static List<Cell> scan(LocalRegion region, BlockCache cache, long scanSeed, int limit,
+    int rows, int cols, int maxTs, int versions, long maxResultBytes, MidScan mid)
+    throws IOException {
     // Filters are stateful: every region gets its own scan, drawn from the same seed.
     Scan scan = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
+    if (limit > 0) {
+      scan.setLimit(limit);
+    }
     List<Cell> cells = RandomReads.scanLikeRpc(region.region(), scan, maxResultBytes, part -> {
       if (part == mid.atPart) {
         mid.run(region, cache);

@@ -19,6 +19,8 @@ package dev.hbasepatches.seekskip;
 
 import dev.hbasepatches.testkit.Bounded;
 import dev.hbasepatches.testkit.CellAssertions;
+import dev.hbasepatches.testkit.CellTally;
+import dev.hbasepatches.testkit.FuzzCensus;
 import dev.hbasepatches.testkit.FuzzSeeds;
 import dev.hbasepatches.testkit.LocalRegion;
 import dev.hbasepatches.testkit.RandomFamily;
@@ -26,6 +28,7 @@ import dev.hbasepatches.testkit.RandomReads;
 import dev.hbasepatches.testkit.ReaderSwap;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -41,10 +44,13 @@ import org.junit.Test;
  * Differential fuzzing across the three modes: random tables (deletes of every type, tags,
  * several flushed files, a bulk-loaded file and a memstore; testkit's {@link RandomFamily}:
  * versions, TTL and MIN_VERSIONS, KEEP_DELETED_CELLS FALSE / TRUE / TTL, NEW_VERSION_BEHAVIOR,
- * every data block encoding and bloom type, small blocks) and random reads (gets with columns,
- * versions and time ranges; scans forward and reversed with ranges, columns, filters, batch, raw
- * and partial results, run as the RPC layer runs them, sometimes with a flush or a major
- * compaction swapping the scanner's readers mid-scan), compared cell by cell against UPSTREAM.
+ * every data block encoding and bloom type, small blocks; MOB families; half the tables read
+ * through an off-heap BucketCache) and random reads (gets with columns, versions and time
+ * ranges; scans forward and reversed with ranges, columns, filters, batch, raw, partial results
+ * and row limits, run as the RPC layer runs them, sometimes with a flush or a major compaction
+ * swapping the scanner's readers mid-scan), compared cell by cell against UPSTREAM. Each table
+ * ends with testkit's {@link FuzzCensus}; the run fails if its MOB tables never resolved a
+ * reference, its off-heap tables never handed out an off-heap cell or no limited scan ran.
  *
  * <p>{@code mvn verify} runs a fixed list of seeds; {@code -Dhbasepatches.fuzz.seed=N} replays
  * one, {@code -Pfuzz-long} draws random ones ({@link FuzzSeeds});
@@ -58,6 +64,8 @@ public class SeekSkipDifferentialFuzzTest {
   /**
    * The seeds {@code mvn verify} runs: 13394145321746 found the compaction case below;
    * 18061807358039 hung row-index's fuzzer (UPSTREAM loops there: RandomFamily.stockLoopsOn).
+   * With {@link #EXTRAS}, 13394145321746's table 1 and 18061807358039's tables 0 and 2 read
+   * through an off-heap BucketCache, 18061807358039's table 1 is MOB.
    */
   private static final long[] FIXED_SEEDS = { 13394145321746L, 18061807358039L };
 
@@ -65,33 +73,46 @@ public class SeekSkipDifferentialFuzzTest {
   public void everyModeReturnsUpstreamsCells() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
     int reads = Integer.getInteger("hbasepatches.fuzz.reads", 80);
+    FuzzCensus.Coverage coverage = new FuzzCensus.Coverage();
     for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
       System.out.println("SeekSkipDifferentialFuzzTest seed=" + seed + " tables=" + tables
         + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
       Random random = new Random(seed);
       for (int t = 0; t < tables; t++) {
-        Random tableRandom = new Random(random.nextLong());
+        long tableSeed = random.nextLong();
+        Random tableRandom = new Random(tableSeed);
+        // MOB, the off-heap cache and row limits come from a stream of their own, so the seeds
+        // recorded before them still replay the same tables and reads.
+        Random extras = new Random(tableSeed ^ EXTRAS);
         int table = t;
         Bounded.call("SeekSkipDifferentialFuzzTest seed=" + seed + " table=" + t,
           FuzzSeeds.caseLimit(), progress -> {
-            fuzzOneTable(seed, table, tableRandom, reads, progress);
+            fuzzOneTable(seed, table, tableRandom, extras, reads, progress, coverage);
             return null;
           });
       }
     }
+    System.out.println("SeekSkipDifferentialFuzzTest coverage: " + coverage);
+    coverage.assertReal("SeekSkipDifferentialFuzzTest", reads >= 20);
   }
 
-  private static void fuzzOneTable(long seed, int t, Random random, int reads,
-    Bounded.Progress progress) throws IOException {
+  /** Mixed into a table's seed for its {@code extras} stream. */
+  private static final long EXTRAS = 0x5eec5a1b0b5L;
+
+  private static void fuzzOneTable(long seed, int t, Random random, Random extras, int reads,
+    Bounded.Progress progress, FuzzCensus.Coverage coverage) throws IOException {
     int rows = 5 + random.nextInt(60);
     int cols = 1 + random.nextInt(10);
     int maxTs = 1 + random.nextInt(8);
     int files = 1 + random.nextInt(5);
-    RandomFamily family = RandomFamily.draw(random, maxTs, RandomFamily.allEncodings());
+    RandomFamily family = RandomFamily.draw(random, maxTs, RandomFamily.allEncodings())
+      .withMobDrawn(extras, 3);
+    boolean offHeap = extras.nextBoolean();
     boolean tags = random.nextBoolean();
     int versions = family.versions();
     String context = "seed=" + seed + " table=" + t + " " + family + " tags=" + tags + " rows="
-      + rows + " cols=" + cols + " maxTs=" + maxTs + " files=" + files;
+      + rows + " cols=" + cols + " maxTs=" + maxTs + " files=" + files
+      + (offHeap ? " offHeapBucketCache" : "");
     List<List<Mutation>> flushed = new ArrayList<>();
     for (int f = 0; f < files; f++) {
       flushed.add(RandomReads.mutations(random, rows, cols, maxTs, 20 + random.nextInt(200),
@@ -110,7 +131,12 @@ public class SeekSkipDifferentialFuzzTest {
     LocalRegion stock = null;
     try (Closeable clock = family.freezeClock()) {
       for (SeekSkipMode mode : SeekSkipMode.values()) {
-        LocalRegion r = ModeRegions.open("fuzz" + t, mode, b -> family.applyTo(b.family("f")));
+        LocalRegion r = ModeRegions.open("fuzz" + t, mode, b -> {
+          family.applyTo(b.family("f"));
+          if (offHeap) {
+            b.offHeapBucketCache(2L << 20, 8);
+          }
+        });
         regions.put(mode, r);
       }
       if (Boolean.getBoolean("hbasepatches.fuzz.stock")) {
@@ -124,8 +150,14 @@ public class SeekSkipDifferentialFuzzTest {
           r.bulkLoad(bulk);
         }
         r.write(memstore);
+        if (offHeap) {
+          // Data blocks into the BucketCache and written out, so reads hit direct memory.
+          r.warm();
+          r.awaitCacheWrites(Duration.ofSeconds(30));
+        }
       }
-      for (int i = 0; i < reads; i++) {
+      CellTally tally = new CellTally();
+      for (int i = 0; i < FuzzCensus.readsFor(family, reads); i++) {
         if (random.nextInt(3) == 0) {
           Get get = RandomReads.get(random, rows, cols, maxTs, versions);
           if (family.stockLoopsOn(get)) {
@@ -142,13 +174,14 @@ public class SeekSkipDifferentialFuzzTest {
           }
         } else {
           long scanSeed = random.nextLong();
+          int limit = RandomReads.limit(extras, rows);
           long maxResultBytes = random.nextInt(3) == 0 ? 1 + random.nextInt(400) : 0;
           // A flush or a compaction inside the scan in one read of ten.
           ReaderSwap swap = ReaderSwap.draw(random, 20, rows, cols, maxTs, tags,
             RandomReads.SMALL_VALUE, family);
-          Scan probe = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
-          String where = context + " read=" + i + " " + probe + " maxResultBytes="
-            + maxResultBytes + " swap=" + swap;
+          Scan probe = scan(scanSeed, limit, rows, cols, maxTs, versions);
+          String where = context + " read=" + i + " " + probe + " limit=" + limit
+            + " maxResultBytes=" + maxResultBytes + " swap=" + swap;
           if (family.stockLoopsOn(probe)) {
             // Stock HBase never finishes this read (row-index's UpstreamNewVersionRowColLoopTest);
             // the regions still get the same data.
@@ -161,13 +194,12 @@ public class SeekSkipDifferentialFuzzTest {
           progress.at(where);
           if (stock != null) {
             scanAll(where + " stock HRegion", stock, swap, maxResultBytes,
-              RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions));
+              scan(scanSeed, limit, rows, cols, maxTs, versions), null);
           }
           List<Cell> expected;
           try {
             expected = swap.scan(regions.get(SeekSkipMode.UPSTREAM),
-              RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions),
-              maxResultBytes);
+              scan(scanSeed, limit, rows, cols, maxTs, versions), maxResultBytes, tally);
           } catch (AssertionError e) {
             if (!RandomReads.isUpstreamScanOrderCheck(e)) {
               throw new AssertionError(where + " UPSTREAM: " + e, e);
@@ -188,12 +220,25 @@ public class SeekSkipDifferentialFuzzTest {
               continue;
             }
             // Filters are stateful: each mode gets its own scan, drawn from the same seed.
-            Scan scan = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
+            Scan scan = scan(scanSeed, limit, rows, cols, maxTs, versions);
             CellAssertions.assertSameCells(where + " " + mode, expected,
-              scanAll(where + " " + mode, regions.get(mode), swap, maxResultBytes, scan));
+              scanAll(where + " " + mode, regions.get(mode), swap, maxResultBytes, scan, tally));
+          }
+          if (limit > 0) {
+            coverage.limitedScan(expected.size());
+            if (swap.kind() == ReaderSwap.Kind.NONE) {
+              // The limit itself: the first rows of the same scan without one.
+              List<Cell> whole = scanAll(where + " UPSTREAM unlimited",
+                regions.get(SeekSkipMode.UPSTREAM), swap, maxResultBytes,
+                scan(scanSeed, 0, rows, cols, maxTs, versions), null);
+              CellAssertions.assertSameCells(where + " UPSTREAM: the first " + limit + " rows",
+                RandomReads.firstRows(whole, limit), expected);
+            }
           }
         }
       }
+      coverage.reads(tally);
+      census(context, regions, stock, family, offHeap, coverage);
     } finally {
       for (LocalRegion r : all(regions, stock)) {
         r.close();
@@ -210,11 +255,43 @@ public class SeekSkipDifferentialFuzzTest {
     return out;
   }
 
+  /** The drawn scan with the drawn row limit (0: none). */
+  private static Scan scan(long scanSeed, int limit, int rows, int cols, int maxTs, int versions)
+    throws IOException {
+    Scan s = RandomReads.scan(new Random(scanSeed), rows, cols, maxTs, versions);
+    return limit > 0 ? s.setLimit(limit) : s;
+  }
+
+  /**
+   * The census ({@link FuzzCensus}) of every region, compared with UPSTREAM's: MOB references
+   * all resolved, off-heap cells seen where the regions read through an off-heap BucketCache.
+   */
+  private static void census(String context, Map<SeekSkipMode, LocalRegion> regions,
+    LocalRegion stock, RandomFamily family, boolean offHeap, FuzzCensus.Coverage coverage)
+    throws IOException {
+    for (LocalRegion r : all(regions, stock)) {
+      FuzzCensus.prepare(r);
+    }
+    List<FuzzCensus.Reading> readings = new ArrayList<>();
+    FuzzCensus.Reading expected =
+      FuzzCensus.read(context + " census UPSTREAM", regions.get(SeekSkipMode.UPSTREAM), offHeap);
+    readings.add(expected);
+    for (SeekSkipMode mode : SeekSkipMode.values()) {
+      if (mode != SeekSkipMode.UPSTREAM) {
+        FuzzCensus.Reading r =
+          FuzzCensus.read(context + " census " + mode, regions.get(mode), offHeap);
+        CellAssertions.assertSameCells(context + " census " + mode, expected.cells, r.cells);
+        readings.add(r);
+      }
+    }
+    coverage.table(family, offHeap, readings);
+  }
+
   /** The scan's cells; a failure inside the region names the case it happened on. */
   private static List<Cell> scanAll(String where, LocalRegion region, ReaderSwap swap,
-    long maxResultBytes, Scan scan) {
+    long maxResultBytes, Scan scan, CellTally tally) {
     try {
-      return swap.scan(region, scan, maxResultBytes);
+      return swap.scan(region, scan, maxResultBytes, tally);
     } catch (IOException | RuntimeException | AssertionError e) {
       throw new AssertionError(where + ": " + e, e);
     }

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -32,6 +33,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -46,6 +48,8 @@ import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheFactory;
+import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
+import org.apache.hadoop.hbase.mob.MobFileCache;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -66,10 +70,12 @@ public final class LocalRegion implements Closeable {
   private final boolean deleteOnClose;
   private final boolean ownsBlockCache;
   private final Configuration conf;
+  private final MobFileCache mobFileCache;
 
   private LocalRegion(HRegion region, BlockCache blockCache, Path dir, boolean deleteOnClose,
-    boolean ownsBlockCache, Configuration conf) {
+    boolean ownsBlockCache, Configuration conf, MobFileCache mobFileCache) {
     this.conf = conf;
+    this.mobFileCache = mobFileCache;
     this.region = region;
     this.blockCache = blockCache;
     this.dir = dir;
@@ -139,7 +145,17 @@ public final class LocalRegion implements Closeable {
     try {
       Configuration conf = new Configuration(this.conf);
       conf.set("hbase.rootdir", scratch.toUri().toString());
-      TableDescriptor td = region.getTableDescriptor();
+      // A bulk-loaded HFile holds its values inline, MOB family or not (as a client's bulk load
+      // does): the scratch region writes with MOB off.
+      TableDescriptorBuilder scratchTable =
+        TableDescriptorBuilder.newBuilder(region.getTableDescriptor());
+      for (ColumnFamilyDescriptor cf : region.getTableDescriptor().getColumnFamilies()) {
+        if (cf.isMobEnabled()) {
+          scratchTable.modifyColumnFamily(
+            ColumnFamilyDescriptorBuilder.newBuilder(cf).setMobEnabled(false).build());
+        }
+      }
+      TableDescriptor td = scratchTable.build();
       HRegion writer = HRegion.createHRegion(RegionInfoBuilder.newBuilder(td.getTableName()).build(),
         new org.apache.hadoop.fs.Path(scratch.toUri()), conf, td, null, true);
       List<Pair<byte[], String>> files = new ArrayList<>();
@@ -232,11 +248,54 @@ public final class LocalRegion implements Closeable {
     return scanAll(scan).size();
   }
 
+  /** Whether this region's block cache is or holds a BucketCache. */
+  public boolean hasBucketCache() {
+    return Builder.hasBucketCache(blockCache);
+  }
+
+  /**
+   * Waits until a BucketCache in this region's block cache has written every block queued for it
+   * (BucketCache caches through writer threads: until then a hit is served from its on-heap RAM
+   * queue), so that the next reads of those blocks come from the cache's IO engine. Does nothing
+   * without a BucketCache; fails after {@code limit}.
+   */
+  public void awaitCacheWrites(Duration limit) {
+    List<BucketCache> buckets = new ArrayList<>();
+    if (blockCache instanceof BucketCache) {
+      buckets.add((BucketCache) blockCache);
+    } else if (blockCache != null && blockCache.getBlockCaches() != null) {
+      for (BlockCache c : blockCache.getBlockCaches()) {
+        if (c instanceof BucketCache) {
+          buckets.add((BucketCache) c);
+        }
+      }
+    }
+    long deadline = System.nanoTime() + limit.toNanos();
+    for (BucketCache b : buckets) {
+      // heapSize() is what the RAM queue holds: 0 once the writers have drained it.
+      while (b.heapSize() > 0) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("BucketCache still holds " + b.heapSize()
+            + " bytes of queued blocks after " + limit.toMillis() + " ms");
+        }
+        try {
+          Thread.sleep(2);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted waiting for BucketCache writes", e);
+        }
+      }
+    }
+  }
+
   @Override
   public void close() throws IOException {
     try {
       region.close();
     } finally {
+      if (mobFileCache != null) {
+        mobFileCache.shutdown();
+      }
       if (blockCache != null && ownsBlockCache) {
         blockCache.shutdown();
       }
@@ -278,6 +337,7 @@ public final class LocalRegion implements Closeable {
     private boolean withBlockCache = true;
     private long blockCacheBytes = 256L * 1024 * 1024;
     private BlockCache sharedCache;
+    private int bucketMegabytes;
     private Path dir;
 
     private Builder(String tableName) {
@@ -345,6 +405,25 @@ public final class LocalRegion implements Closeable {
     }
 
     /**
+     * Reads through a cache of its own made as a RegionServer with an off-heap BucketCache makes
+     * it ({@code hbase.bucketcache.ioengine=offheap}): a CombinedBlockCache whose L1 (an LRU of
+     * {@code l1Bytes}) keeps index and bloom blocks and whose L2, a BucketCache of
+     * {@code bucketMegabytes} MB in direct memory with buckets of 5 to 65 KB, keeps data blocks.
+     * A hit on a block the BucketCache has written (see {@link LocalRegion#awaitCacheWrites})
+     * hands the scanner cells that point into direct memory.
+     */
+    public Builder offHeapBucketCache(long l1Bytes, int bucketMegabytes) {
+      if (bucketMegabytes < 2) {
+        throw new IllegalArgumentException(
+          "a BucketCache of at least 2 MB, was " + bucketMegabytes);
+      }
+      this.withBlockCache = true;
+      this.blockCacheBytes = l1Bytes;
+      this.bucketMegabytes = bucketMegabytes;
+      return this;
+    }
+
+    /**
      * Reads through the given cache instead of a cache of its own (e.g. one cache shared by
      * several regions); the caller shuts it down, closing the region does not.
      */
@@ -398,15 +477,55 @@ public final class LocalRegion implements Closeable {
         Configuration cacheConf = new Configuration(conf);
         long heap = Runtime.getRuntime().maxMemory();
         cacheConf.setFloat("hfile.block.cache.size", (float) Math.min(0.8, (double) blockCacheBytes / heap));
+        if (bucketMegabytes > 0) {
+          cacheConf.set(HConstants.BUCKET_CACHE_IOENGINE_KEY, "offheap");
+          cacheConf.setInt(HConstants.BUCKET_CACHE_SIZE_KEY, bucketMegabytes);
+          cacheConf.set(BlockCacheFactory.BUCKET_CACHE_BUCKETS_KEY, "5120,9216,17408,33792,66560");
+        }
         cache = BlockCacheFactory.createBlockCache(cacheConf);
+        if (bucketMegabytes > 0 && !hasBucketCache(cache)) {
+          throw new IllegalStateException(
+            "asked for an off-heap BucketCache, HBase built " + cache);
+        }
       }
       HRegion region = HRegion.createHRegion(info, new org.apache.hadoop.fs.Path(root.toUri()),
         conf, td, null, false);
       if (cache != null) {
         region.setBlockCache(cache);
       }
-      region.initialize();
-      return new LocalRegion(region, cache, root, deleteOnClose, sharedCache == null, conf);
+      // A MOB store reads its MOB files through the RegionServer's MobFileCache: give the region
+      // one of its own when a family is MOB.
+      MobFileCache mobFiles = null;
+      for (ColumnFamilyDescriptor cf : td.getColumnFamilies()) {
+        if (cf.isMobEnabled() && mobFiles == null) {
+          mobFiles = new MobFileCache(conf);
+          region.setMobFileCache(mobFiles);
+        }
+      }
+      try {
+        region.initialize();
+      } catch (IOException | RuntimeException e) {
+        if (mobFiles != null) {
+          mobFiles.shutdown();
+        }
+        throw e;
+      }
+      return new LocalRegion(region, cache, root, deleteOnClose, sharedCache == null, conf,
+        mobFiles);
+    }
+
+    private static boolean hasBucketCache(BlockCache cache) {
+      if (cache instanceof BucketCache) {
+        return true;
+      }
+      if (cache != null && cache.getBlockCaches() != null) {
+        for (BlockCache c : cache.getBlockCaches()) {
+          if (c instanceof BucketCache) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
   }
 }

@@ -37,7 +37,8 @@ import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
  * differential fuzzers: max versions, TTL and MIN_VERSIONS, KEEP_DELETED_CELLS (FALSE, TRUE,
  * TTL), NEW_VERSION_BEHAVIOR, every data block encoding the caller allows, every bloom type
  * (ROWPREFIX_FIXED_LENGTH with a prefix length inside {@link ScanShape#row}'s keys) and the block
- * size. Drawn from the caller's {@link Random}, so a seed replays them.
+ * size; and, through {@link #withMobDrawn}, MOB. Drawn from the caller's {@link Random}, so a
+ * seed replays them.
  *
  * <p>TTL is in whole seconds of the wall clock, and {@link RandomReads} writes timestamps 1 to
  * {@code maxTs}: with a TTL, {@link #freezeClock()} stops HBase's clock at
@@ -56,8 +57,13 @@ public final class RandomFamily {
   private final BloomType bloom;
   private final int prefixLength;
   private final int blockSize;
+  private final int maxTs;
+  /** MOB_THRESHOLD of a MOB family; 0 when the family is not MOB. */
+  private final int mobThreshold;
 
   private RandomFamily(Random random, int maxTs, DataBlockEncoding[] encodings) {
+    this.maxTs = maxTs;
+    mobThreshold = 0;
     versions = 1 + random.nextInt(4);
     boolean ttl = random.nextInt(3) == 0;
     ttlSeconds = ttl ? 1 + random.nextInt(3) : 0;
@@ -72,6 +78,51 @@ public final class RandomFamily {
     // ScanShape.row(i) is "row" and eight digits: prefixes from inside "row" to the whole key.
     prefixLength = 2 + random.nextInt(10);
     blockSize = 128 + random.nextInt(4096);
+  }
+
+  private RandomFamily(RandomFamily base, int mobThreshold) {
+    versions = base.versions;
+    minVersions = base.minVersions;
+    ttlSeconds = base.ttlSeconds;
+    cut = base.cut;
+    keepDeleted = base.keepDeleted;
+    newVersionBehavior = base.newVersionBehavior;
+    encoding = base.encoding;
+    bloom = base.bloom;
+    prefixLength = base.prefixLength;
+    blockSize = base.blockSize;
+    maxTs = base.maxTs;
+    this.mobThreshold = mobThreshold;
+  }
+
+  /**
+   * This family, made a MOB family (IS_MOB, MOB_THRESHOLD from 1 to 48 bytes, so that most of
+   * {@link RandomReads}' values up to {@link RandomReads#SMALL_VALUE} bytes go to MOB files on
+   * flush and compaction) in one draw of {@code oneIn} from {@code extras}; otherwise unchanged.
+   * Drawn from a Random of its own so that the seeds recorded before MOB replay the same tables.
+   */
+  public RandomFamily withMobDrawn(Random extras, int oneIn) {
+    int threshold = 1 + extras.nextInt(48);
+    return extras.nextInt(oneIn) == 0 ? new RandomFamily(this, threshold) : this;
+  }
+
+  /** Whether this is a MOB family. */
+  public boolean isMob() {
+    return mobThreshold > 0;
+  }
+
+  /** The MOB_THRESHOLD: values longer than this go to MOB files; 0 when not MOB. */
+  public int mobThreshold() {
+    return mobThreshold;
+  }
+
+  /**
+   * Whether the TTL expires every cell {@link RandomReads} can write (timestamps 1 to
+   * {@code maxTs}, all older than the cut) and MIN_VERSIONS keeps none: such a table reads
+   * empty by design, whatever its writes.
+   */
+  public boolean expiresEveryCell() {
+    return ttlSeconds > 0 && cut > maxTs && minVersions == 0;
   }
 
   /** Options drawn from {@code random}; the encoding is one of {@code encodings}. */
@@ -168,6 +219,9 @@ public final class RandomFamily {
     if (bloom == BloomType.ROWPREFIX_FIXED_LENGTH) {
       cf.setConfiguration(BloomFilterUtil.PREFIX_LENGTH_KEY, Integer.toString(prefixLength));
     }
+    if (mobThreshold > 0) {
+      cf.setMobEnabled(true).setMobThreshold(mobThreshold);
+    }
   }
 
   /**
@@ -191,6 +245,6 @@ public final class RandomFamily {
       : "") + " keepDeleted=" + keepDeleted + " newVersionBehavior=" + newVersionBehavior
       + " encoding=" + encoding + " bloom=" + bloom
       + (bloom == BloomType.ROWPREFIX_FIXED_LENGTH ? "(" + prefixLength + ")" : "")
-      + " blockSize=" + blockSize;
+      + " blockSize=" + blockSize + (mobThreshold > 0 ? " mobThreshold=" + mobThreshold : "");
   }
 }

@@ -28,6 +28,7 @@ import java.util.Random;
 import org.apache.hadoop.hbase.ArrayBackedTag;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellBuilderType;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.ExtendedCellBuilderFactory;
 import org.apache.hadoop.hbase.KeyValueUtil;
@@ -49,6 +50,7 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.ScannerContext;
+import org.apache.hadoop.hbase.regionserver.ScannerContextPeek;
 import org.apache.hadoop.hbase.regionserver.Shipper;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -242,17 +244,41 @@ public final class RandomReads {
   }
 
   /**
+   * A row limit for {@code Scan.setLimit} in one scan of four, from 1 to a bit over half the
+   * {@code rows}; 0 (no limit) otherwise.
+   */
+  public static int limit(Random random, int rows) {
+    return random.nextInt(4) == 0 ? 1 + random.nextInt(rows / 2 + 2) : 0;
+  }
+
+  /** As {@link #scanLikeRpc(HRegion, Scan, long, BetweenParts, CellTally)} without a tally. */
+  public static List<Cell> scanLikeRpc(HRegion region, Scan scan, long maxResultBytes,
+    BetweenParts between) throws IOException {
+    return scanLikeRpc(region, scan, maxResultBytes, between, null);
+  }
+
+  /**
    * Runs the scan as the RegionServer's RPC layer does: {@code nextRaw} under a region operation
    * with a {@link ScannerContext} carrying the scan's batch and, when {@code maxResultBytes > 0},
    * a size limit between cells (so rows come back in parts, as with allowPartialResults); each
    * part's cells are copied to the heap, then {@code shipped()} lets the scanner release the
    * blocks they pointed into. {@code between} (may be null) runs after each part is read and
    * before it is copied, while its cells still point into cached blocks.
+   *
+   * <p>A {@code Scan.setLimit} is honoured as {@code RSRpcServices} honours it (a bare region
+   * ignores it): a row counts once a part ends it, or once the next part starts another row
+   * after a part that might have had more; the part that would start row {@code limit + 1} is
+   * dropped and the scanner is closed there, mid-scan. {@code tally} (may be null) counts the
+   * cells as the scanner returned them, before the copy.
    */
   public static List<Cell> scanLikeRpc(HRegion region, Scan scan, long maxResultBytes,
-    BetweenParts between) throws IOException {
+    BetweenParts between, CellTally tally) throws IOException {
     List<Cell> out = new ArrayList<>();
     List<Cell> part = new ArrayList<>();
+    int limit = scan.getLimit();
+    int completeRows = 0;
+    byte[] lastRow = null;
+    boolean lastMayHaveMore = false;
     try (RegionScanner scanner = region.getScanner(scan)) {
       boolean more;
       int parts = 0;
@@ -263,9 +289,10 @@ public final class RandomReads {
             Long.MAX_VALUE);
         }
         b.setBatchLimit(scanner.getBatch());
+        ScannerContext context = b.build();
         region.startRegionOperation(Region.Operation.SCAN);
         try {
-          more = scanner.nextRaw(part, b.build());
+          more = scanner.nextRaw(part, context);
         } finally {
           region.closeRegionOperation(Region.Operation.SCAN);
         }
@@ -273,12 +300,48 @@ public final class RandomReads {
           between.run(parts);
         }
         parts++;
+        if (!part.isEmpty() && limit > 0 && lastMayHaveMore
+          && !CellUtil.matchingRows(part.get(0), lastRow)) {
+          // The previous part ended its row after all; this one starts the next.
+          completeRows++;
+          if (completeRows >= limit) {
+            break;
+          }
+        }
         for (Cell c : part) {
+          if (tally != null) {
+            tally.see(c);
+          }
           out.add(KeyValueUtil.copyToNewKeyValue(c));
+        }
+        if (!part.isEmpty()) {
+          lastRow = CellUtil.cloneRow(part.get(part.size() - 1));
+          lastMayHaveMore = ScannerContextPeek.mayHaveMoreCellsInRow(context);
+          if (limit > 0 && !lastMayHaveMore && ++completeRows >= limit) {
+            break;
+          }
         }
         part.clear();
         ((Shipper) scanner).shipped();
       } while (more);
+    }
+    return out;
+  }
+
+  /** The first {@code n} rows' cells of {@code cells} (in scan order), for limit checks. */
+  public static List<Cell> firstRows(List<Cell> cells, int n) {
+    List<Cell> out = new ArrayList<>();
+    int rows = 0;
+    Cell previous = null;
+    for (Cell c : cells) {
+      if (previous == null || !CellUtil.matchingRows(previous, c)) {
+        if (rows == n) {
+          break;
+        }
+        rows++;
+      }
+      out.add(c);
+      previous = c;
     }
     return out;
   }

@@ -87,11 +87,17 @@ public final class ReaderSwap {
    * {@code maxResultBytes}, 0 for whole rows), with the change after part {@code atPart}.
    */
   public List<Cell> scan(LocalRegion region, Scan scan, long maxResultBytes) throws IOException {
+    return scan(region, scan, maxResultBytes, null);
+  }
+
+  /** As {@link #scan(LocalRegion, Scan, long)}, counting the scanner's cells in {@code tally}. */
+  public List<Cell> scan(LocalRegion region, Scan scan, long maxResultBytes, CellTally tally)
+    throws IOException {
     List<Cell> cells = RandomReads.scanLikeRpc(region.region(), scan, maxResultBytes, part -> {
       if (part == atPart) {
         apply(region);
       }
-    });
+    }, tally);
     apply(region);
     return cells;
   }
