@@ -110,11 +110,7 @@ public class RowIndexDifferentialFuzzTest {
 
   private static LocalRegion open(String name, DataBlockEncoding encoding, RandomFamily family,
     boolean ours, boolean offHeap) throws IOException {
-    if (ours) {
-      RowIndexInstaller.install();
-    } else {
-      RowIndexInstaller.uninstall();
-    }
+    installOurs(ours);
     // The family's options, with this region's encoding in place of the one it drew.
     LocalRegion.Builder b =
       family.applyTo(LocalRegion.builder(name).family("f")).encoding(encoding);
@@ -199,11 +195,7 @@ public class RowIndexDifferentialFuzzTest {
           continue;
         }
         for (boolean ours : new boolean[] { true, false }) {
-          if (ours) {
-            RowIndexInstaller.install();
-          } else {
-            RowIndexInstaller.uninstall();
-          }
+          installOurs(ours);
           for (int r = 0; r < encoded.length; r++) {
             String label = what + " " + names[r] + ", read by " + (ours ? "ours" : "upstream's");
             List<Cell> actual;
@@ -246,11 +238,7 @@ public class RowIndexDifferentialFuzzTest {
     FuzzCensus.Reading expected = FuzzCensus.read(context + " census NONE", none, offHeap);
     readings.add(expected);
     for (boolean ours : new boolean[] { true, false }) {
-      if (ours) {
-        RowIndexInstaller.install();
-      } else {
-        RowIndexInstaller.uninstall();
-      }
+      installOurs(ours);
       for (int r = 0; r < encoded.length; r++) {
         String label = context + " census " + names[r] + ", read by "
           + (ours ? "ours" : "upstream's");
@@ -318,6 +306,15 @@ public class RowIndexDifferentialFuzzTest {
       // Data blocks into the BucketCache and written out, so reads hit direct memory.
       region.warm();
       region.awaitCacheWrites(Duration.ofSeconds(30));
+    }
+  }
+
+  /** Installs our ROW_INDEX_V1 encoder ({@code true}) or gives upstream's back. */
+  private static void installOurs(boolean ours) {
+    if (ours) {
+      RowIndexInstaller.install();
+    } else {
+      RowIndexInstaller.uninstall();
     }
   }
 
