@@ -50,7 +50,9 @@ final class FullScanWorkload extends ClientWorkload {
 
   @Override
   void open() throws IOException {
-    table = ctx.connectionFor(client).getTable(ctx.table);
+    if (!ctx.command.isAsync()) {
+      table = ctx.connectionFor(client).getTable(ctx.table);
+    }
   }
 
   private void openScanner() throws IOException {
@@ -61,7 +63,8 @@ final class FullScanWorkload extends ClientWorkload {
     } else {
       scan.withStartRow(RowKeys.key(first), true).withStopRow(RowKeys.key(last + 1), false);
     }
-    scanner = ctx.command.isAsync() ? ctx.asyncConnection().getTable(ctx.table).getScanner(scan)
+    scanner = ctx.command.isAsync()
+      ? ctx.asyncConnectionFor(client).getTable(ctx.table).getScanner(scan)
       : table.getScanner(scan);
     rowsFromScanner = 0;
     expected = reversed ? last : first;

@@ -55,7 +55,7 @@ final class GetWorkload extends ClientWorkload {
   @Override
   void open() throws IOException {
     if (ctx.command.isAsync()) {
-      asyncTable = ctx.asyncConnection().getTable(ctx.table);
+      asyncTable = ctx.asyncConnectionFor(client).getTable(ctx.table);
     } else {
       table = ctx.connectionFor(client).getTable(ctx.table);
     }

@@ -18,6 +18,10 @@
 package dev.hbasepatches.perf;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hbase.TableName;
@@ -37,6 +41,8 @@ final class RunContext {
   final Connection connection;
   /** Each client's own Connection (hbase pe's default), made when its workload opens. */
   private final Connection[] clientConnections;
+  /** The async* commands' per-client connections, as {@link #clientConnections}. */
+  private final AsyncConnection[] clientAsyncConnections;
   private final boolean loading;
   final TableName table;
   final RowShape shape;
@@ -81,6 +87,7 @@ final class RunContext {
     this.table = table;
     this.loading = loading;
     this.clientConnections = new Connection[options.clients];
+    this.clientAsyncConnections = new AsyncConnection[options.clients];
     this.shape = new RowShape(options);
     this.keyZipf = KeyChooser.zipfFor(options);
     this.verify = options.verify && !loading;
@@ -139,28 +146,60 @@ final class RunContext {
     }
   }
 
-  /** Closes the clients' own Connections; the run's Connection stays open. */
+  /**
+   * The AsyncConnection client {@code client}'s async* operations go through: one of its own, as
+   * hbase pe's async tests open one per client thread unless --oneCon; the run's shared one with
+   * --oneCon and while loading.
+   */
+  AsyncConnection asyncConnectionFor(int client) throws IOException {
+    if (options.oneCon || loading) {
+      return asyncConnection();
+    }
+    synchronized (clientConnections) {
+      if (clientAsyncConnections[client] == null) {
+        try {
+          clientAsyncConnections[client] = ConnectionFactory.createAsyncConnection(
+            connection.getConfiguration()).get(options.connectTimeout.toMillis(),
+              TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+          throw new IOException("client " + client + " could not open an AsyncConnection", e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("client " + client + " opening an AsyncConnection");
+        }
+      }
+      return clientAsyncConnections[client];
+    }
+  }
+
+  /** Closes the clients' own Connections and AsyncConnections; the run's stay open. */
   void closeClientConnections() {
     synchronized (clientConnections) {
       for (int i = 0; i < clientConnections.length; i++) {
-        if (clientConnections[i] != null) {
-          try {
-            clientConnections[i].close();
-          } catch (IOException e) {
-            errors.record(e);
-          }
-          clientConnections[i] = null;
-        }
+        close(clientConnections[i]);
+        clientConnections[i] = null;
+        close(clientAsyncConnections[i]);
+        clientAsyncConnections[i] = null;
       }
     }
   }
 
-  /** How many clients have a Connection of their own open (for tests). */
+  private void close(java.io.Closeable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        errors.record(e);
+      }
+    }
+  }
+
+  /** How many per-client connections (Connection and AsyncConnection) are open (for tests). */
   int openClientConnections() {
     synchronized (clientConnections) {
       int n = 0;
-      for (Connection c : clientConnections) {
-        n += c != null ? 1 : 0;
+      for (int i = 0; i < clientConnections.length; i++) {
+        n += (clientConnections[i] != null ? 1 : 0) + (clientAsyncConnections[i] != null ? 1 : 0);
       }
       return n;
     }

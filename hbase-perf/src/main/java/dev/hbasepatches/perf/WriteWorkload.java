@@ -63,7 +63,7 @@ final class WriteWorkload extends ClientWorkload {
   @Override
   void open() throws IOException {
     if (ctx.command.isAsync()) {
-      AsyncConnection async = ctx.asyncConnection();
+      AsyncConnection async = ctx.asyncConnectionFor(client);
       if (ctx.options.autoFlush) {
         asyncTable = async.getTable(ctx.table);
       } else {

@@ -23,8 +23,11 @@ import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.junit.ClassRule;
 import org.junit.Test;
 
@@ -74,5 +77,36 @@ public class ClientConnectionsTest {
     RunContext ctx = context(true, "randomRead", "2");
     assertSame(CLUSTER.connection(), ctx.connectionFor(1));
     assertEquals(0, ctx.openClientConnections());
+  }
+
+  @Test(timeout = 120_000)
+  public void eachAsyncClientHasAnAsyncConnectionOfItsOwnUntilClosed() throws Exception {
+    RunContext ctx = new RunContext(PerfArgsParser.parse("asyncRandomRead", "2"),
+      Command.ASYNC_RANDOM_READ, CLUSTER.connection(), TableName.valueOf("connections"), false);
+    AsyncConnection shared = ConnectionFactory.createAsyncConnection(
+      CLUSTER.connection().getConfiguration()).get(60, TimeUnit.SECONDS);
+    try {
+      ctx.asyncSource = () -> shared;
+      AsyncConnection first = ctx.asyncConnectionFor(0);
+      AsyncConnection second = ctx.asyncConnectionFor(1);
+      assertNotSame(first, second);
+      assertNotSame(shared, first);
+      assertSame(first, ctx.asyncConnectionFor(0));
+      assertEquals(2, ctx.openClientConnections());
+      ctx.closeClientConnections();
+      assertTrue(first.isClosed());
+      assertTrue(second.isClosed());
+      assertFalse(shared.isClosed());
+      assertEquals(0, ctx.openClientConnections());
+
+      RunContext oneCon = new RunContext(PerfArgsParser.parse("--oneCon", "asyncRandomRead", "2"),
+        Command.ASYNC_RANDOM_READ, CLUSTER.connection(), TableName.valueOf("connections"), false);
+      oneCon.asyncSource = () -> shared;
+      assertSame(shared, oneCon.asyncConnectionFor(0));
+      assertSame(shared, oneCon.asyncConnectionFor(1));
+      assertEquals(0, oneCon.openClientConnections());
+    } finally {
+      shared.close();
+    }
   }
 }
