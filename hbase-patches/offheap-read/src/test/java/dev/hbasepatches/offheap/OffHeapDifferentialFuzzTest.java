@@ -102,21 +102,10 @@ public class OffHeapDifferentialFuzzTest {
     throws Exception {
     System.out.println("OffHeapDifferentialFuzzTest seed=" + seed + " tables=" + tables
       + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-    Random random = new Random(seed);
     Totals totals = new Totals();
-    for (int t = 0; t < tables; t++) {
-      long tableSeed = random.nextLong();
-      Random tableRandom = new Random(tableSeed);
-      // MOB and row limits come from a stream of their own, so the seeds recorded before them
-      // still replay the same tables and reads.
-      Random extras = new Random(tableSeed ^ EXTRAS);
-      int table = t;
-      Bounded.call("OffHeapDifferentialFuzzTest seed=" + seed + " table=" + t,
-        FuzzSeeds.caseLimit(), progress -> {
-          fuzzOneTable(seed, table, tableRandom, extras, reads, totals, progress, coverage);
-          return null;
-        });
-    }
+    FuzzSeeds.forEachTable("OffHeapDifferentialFuzzTest", seed, tables, EXTRAS,
+      (t, random, extras, progress) ->
+        fuzzOneTable(seed, t, random, extras, reads, totals, progress, coverage));
     System.out.println("OffHeapDifferentialFuzzTest seed=" + seed + ": " + totals);
     // The run must have exercised what it claims to: reads compared; cells compared, every cache
     // hit and churned, unless every table's TTL expires every cell it can hold (by design: the

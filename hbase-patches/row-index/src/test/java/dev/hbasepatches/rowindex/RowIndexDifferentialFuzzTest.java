@@ -86,20 +86,9 @@ public class RowIndexDifferentialFuzzTest {
     for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
       System.out.println("RowIndexDifferentialFuzzTest seed=" + seed + " tables=" + tables
         + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-      Random random = new Random(seed);
-      for (int t = 0; t < tables; t++) {
-        long tableSeed = random.nextLong();
-        Random tableRandom = new Random(tableSeed);
-        // MOB, the off-heap cache, row limits and partial results come from a stream of their
-        // own, so the seeds recorded before them still replay the same tables and reads.
-        Random extras = new Random(tableSeed ^ EXTRAS);
-        int table = t;
-        Bounded.call("RowIndexDifferentialFuzzTest seed=" + seed + " table=" + t,
-          FuzzSeeds.caseLimit(), progress -> {
-            fuzzOneTable(seed, table, tableRandom, extras, reads, progress, coverage);
-            return null;
-          });
-      }
+      FuzzSeeds.forEachTable("RowIndexDifferentialFuzzTest", seed, tables, EXTRAS,
+        (t, random, extras, progress) ->
+          fuzzOneTable(seed, t, random, extras, reads, progress, coverage));
     }
     System.out.println("RowIndexDifferentialFuzzTest coverage: " + coverage);
     coverage.assertReal("RowIndexDifferentialFuzzTest", reads >= 20);

@@ -77,20 +77,9 @@ public class SeekSkipDifferentialFuzzTest {
     for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
       System.out.println("SeekSkipDifferentialFuzzTest seed=" + seed + " tables=" + tables
         + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-      Random random = new Random(seed);
-      for (int t = 0; t < tables; t++) {
-        long tableSeed = random.nextLong();
-        Random tableRandom = new Random(tableSeed);
-        // MOB, the off-heap cache and row limits come from a stream of their own, so the seeds
-        // recorded before them still replay the same tables and reads.
-        Random extras = new Random(tableSeed ^ EXTRAS);
-        int table = t;
-        Bounded.call("SeekSkipDifferentialFuzzTest seed=" + seed + " table=" + t,
-          FuzzSeeds.caseLimit(), progress -> {
-            fuzzOneTable(seed, table, tableRandom, extras, reads, progress, coverage);
-            return null;
-          });
-      }
+      FuzzSeeds.forEachTable("SeekSkipDifferentialFuzzTest", seed, tables, EXTRAS,
+        (t, random, extras, progress) ->
+          fuzzOneTable(seed, t, random, extras, reads, progress, coverage));
     }
     System.out.println("SeekSkipDifferentialFuzzTest coverage: " + coverage);
     coverage.assertReal("SeekSkipDifferentialFuzzTest", reads >= 20);

@@ -80,4 +80,32 @@ public final class FuzzSeeds {
     }
     return Duration.ofSeconds(s);
   }
+
+  /** One table of a seed: its own stream, its extras stream, the bound's progress. */
+  @FunctionalInterface
+  public interface Table {
+    void fuzz(int table, Random random, Random extras, Bounded.Progress progress) throws Exception;
+  }
+
+  /**
+   * Runs {@code tables} tables of {@code seed}, each bounded by {@link #caseLimit()} and named
+   * "{@code test} seed=S table=T" when it times out. Table T draws from a stream seeded by the
+   * seed's stream, and options added after a seed was recorded (MOB, the off-heap cache, row
+   * limits) from an extras stream (that table seed XOR {@code extrasSalt}), so recorded seeds still
+   * replay the same tables and reads.
+   */
+  public static void forEachTable(String test, long seed, int tables, long extrasSalt, Table body)
+    throws Exception {
+    Random random = new Random(seed);
+    for (int t = 0; t < tables; t++) {
+      long tableSeed = random.nextLong();
+      Random tableRandom = new Random(tableSeed);
+      Random extras = new Random(tableSeed ^ extrasSalt);
+      int table = t;
+      Bounded.call(test + " seed=" + seed + " table=" + t, caseLimit(), progress -> {
+        body.fuzz(table, tableRandom, extras, progress);
+        return null;
+      });
+    }
+  }
 }
