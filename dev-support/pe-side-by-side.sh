@@ -26,6 +26,9 @@
 #   dev-support/pe-side-by-side.sh OUT_DIR [ROWS_PER_CLIENT] [ROUNDS]
 #
 #   PE_COMMANDS  commands (default: sequentialWrite randomRead scan), PE's names
+#   PE_ROWS_<command>  rows per client for that command instead of ROWS_PER_CLIENT (e.g.
+#                PE_ROWS_sequentialWrite=200000 PE_ROWS_randomRead=30000), so that each
+#                command's measured window can be long enough without the slow ones taking hours
 #   PE_CLIENTS   client counts (default: 1 2)
 #   PE_OPTS      more options given to both tools (e.g. --valueSize=100)
 #   HBASE_PERF_JAR  the tool's jar (default hbase-perf/target/hbase-perf.jar; a classpath works)
@@ -96,7 +99,7 @@ PROPS
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) vCPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -r)"
   echo "java: $("$java_bin" -version 2>&1 | head -1)"
-  echo "command: dev-support/pe-side-by-side.sh $* (PE_COMMANDS='${commands[*]}' PE_CLIENTS='${clients[*]}' PE_OPTS='${extra[*]}')"
+  echo "command: dev-support/pe-side-by-side.sh $* (PE_COMMANDS='${commands[*]}' PE_CLIENTS='${clients[*]}' PE_OPTS='${extra[*]}'$(env | grep '^PE_ROWS_' | sort | sed 's/^/ /'))"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
@@ -121,24 +124,35 @@ done
 port="$(cat "$port_file")"
 echo "cluster up, ZooKeeper on localhost:$port" >&2
 
-run_perf() { # command clients round [record]
-  local f="raw/hbase-perf-$1-$2-$3.json"
+rows_for() { # command: PE_ROWS_<command> if set, else ROWS_PER_CLIENT
+  local v="PE_ROWS_$1"
+  local n="${!v:-$rows}"
+  if ! [[ "$n" =~ ^[1-9][0-9]*$ ]]; then
+    echo "pe-side-by-side.sh: $v is a positive integer, got '$n'" >&2
+    exit 2
+  fi
+  echo "$n"
+}
+run_perf() { # command clients round [record [rows]]
+  local f="raw/hbase-perf-$1-$2-$3.json" n
+  n="${5:-$(rows_for "$1")}"
   flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" -cp "$jar" dev.hbasepatches.perf.PerfTool \
-    --zk="localhost:$port" --progress=0 --nomapred --rows="$rows" "${extra[@]}" \
+    --zk="localhost:$port" --progress=0 --nomapred --rows="$n" "${extra[@]}" \
     --json="$out/$f" "$1" "$2" > "$out/raw/hbase-perf-$1-$2-$3.out" 2>&1
   if [[ "${4:-yes}" == yes ]]; then
-    printf '%s\t%s\t%s\thbase-perf\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+    printf '%s\t%s\t%s\thbase-perf\t%s\t%s\n' "$1" "$2" "$3" "$n" "$f" >> "$out/runs.tsv"
   fi
 }
-run_pe() { # command clients round [record]
-  local f="raw/pe-$1-$2-$3.log"
+run_pe() { # command clients round [record [rows]]
+  local f="raw/pe-$1-$2-$3.log" n
+  n="${5:-$(rows_for "$1")}"
   flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" \
     -Dlog4j.configuration="file:$log4j" -cp "$pe_dir/*:$jar" \
     org.apache.hadoop.hbase.PerformanceEvaluation -Dhbase.zookeeper.quorum=localhost \
-    -Dhbase.zookeeper.property.clientPort="$port" --nomapred --rows="$rows" "${extra[@]}" \
+    -Dhbase.zookeeper.property.clientPort="$port" --nomapred --rows="$n" "${extra[@]}" \
     "$1" "$2" > "$out/$f" 2>&1
   if [[ "${4:-yes}" == yes ]]; then
-    printf '%s\t%s\t%s\tpe\t%s\t%s\n' "$1" "$2" "$3" "$rows" "$f" >> "$out/runs.tsv"
+    printf '%s\t%s\t%s\tpe\t%s\t%s\n' "$1" "$2" "$3" "$n" "$f" >> "$out/runs.tsv"
   fi
 }
 
@@ -149,8 +163,13 @@ printf 'command\tclients\tround\tended (UTC)\tload before (1/5/15 min)\tload aft
 # still has the same number of pairs in every case, spread over the same stretch of time.
 most=0
 for n in "${clients[@]}"; do (( n > most )) && most=$n; done
-echo "filling TestTable with $rows x $most rows (PE sequentialWrite, not measured)" >&2
-run_pe sequentialWrite "$most" fill no
+fill=0
+for cmd in "${commands[@]}"; do
+  n="$(rows_for "$cmd")"
+  (( n > fill )) && fill=$n
+done
+echo "filling TestTable with $fill x $most rows (PE sequentialWrite, not measured)" >&2
+run_pe sequentialWrite "$most" fill no "$fill"
 # The region server's JVM starts cold: its first minutes of requests run slower and slower
 # less, which favours whichever tool goes second in a pair. PE_WARMUP runs of each case by each
 # tool (default 1; not recorded) warm it before the measured rounds.

@@ -24,6 +24,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
@@ -59,6 +60,10 @@ final class ClientRunner implements Runnable {
     final long warmupOps;
     /** With a warm-up: when the first counted operation began (or was due), over all clients. */
     final AtomicLong measureStart = new AtomicLong(Long.MAX_VALUE);
+    /** The JVM's counters when the clients crossed the start line (their set-up excluded). */
+    volatile JvmCounters jvmAtStart;
+    /** With a warm-up: the JVM's counters when the first client began counting. */
+    final AtomicReference<JvmCounters> jvmAtMeasureStart = new AtomicReference<>();
 
     Shared(RunContext ctx) {
       int clients = ctx.options.clients;
@@ -70,7 +75,22 @@ final class ClientRunner implements Runnable {
       this.intervalNanos = ctx.targetRate > 0
         ? Math.max(1, Math.round(TimeUnit.SECONDS.toNanos(1) * clients / ctx.targetRate))
         : 0;
-      this.startLine = new CyclicBarrier(clients, () -> startNanos = System.nanoTime());
+      this.startLine = new CyclicBarrier(clients, () -> {
+        jvmAtStart = JvmCounters.now();
+        startNanos = System.nanoTime();
+      });
+    }
+
+    /**
+     * Where the JVM counters of the measured part begin: after the warm-up when there is one,
+     * else at the start line; {@code fallback} if the clients never got that far.
+     */
+    JvmCounters jvmCountersFrom(JvmCounters fallback) {
+      JvmCounters measured = jvmAtMeasureStart.get();
+      if (measured != null) {
+        return measured;
+      }
+      return jvmAtStart != null ? jvmAtStart : fallback;
     }
   }
 
@@ -173,6 +193,11 @@ final class ClientRunner implements Runnable {
         continue;
       }
       if (counted++ == 0 && (shared.warmupNanos > 0 || shared.warmupOps > 0)) {
+        // Allocation and GC counted from here: the first client out of its warm-up takes the
+        // snapshot (others still warming add their last few operations, a small overcount).
+        if (shared.jvmAtMeasureStart.get() == null) {
+          shared.jvmAtMeasureStart.compareAndSet(null, JvmCounters.now());
+        }
         shared.measureStart.accumulateAndGet(shared.intervalNanos > 0 ? intended : begin,
           Math::min);
       }

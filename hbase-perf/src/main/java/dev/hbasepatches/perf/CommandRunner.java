@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 
 /** Runs one command's client threads to the end and gathers what they measured. */
 final class CommandRunner {
@@ -34,7 +35,10 @@ final class CommandRunner {
     final long elapsedNanos;
     final LatencySummary latency;
     final LatencySummary serviceTime;
-    /** GC and allocation in this JVM while the clients ran. */
+    /**
+     * GC and allocation in this JVM over the measured part: from the start line (or the end of
+     * the warm-up) to the last client's end; the clients' set-up and warm-up are not in it.
+     */
     final JvmCounters jvm;
     final List<String> notes = new ArrayList<>();
     /** Latency by kind of operation, for workloads that mix kinds; empty otherwise. */
@@ -70,13 +74,18 @@ final class CommandRunner {
   }
 
   Measurement run(RunContext ctx, String name) {
+    return run(ctx, name, c -> ClientWorkload.create(ctx, c));
+  }
+
+  /** As {@link #run(RunContext, String)} with the workloads {@code workloads} makes (tests). */
+  Measurement run(RunContext ctx, String name, IntFunction<ClientWorkload> workloads) {
     int clients = ctx.options.clients;
     ClientRunner.Shared shared = new ClientRunner.Shared(ctx);
     LatencyTotals latency = new LatencyTotals(shared.latency);
     List<ClientRunner> runners = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (int c = 0; c < clients; c++) {
-      ClientRunner r = new ClientRunner(ctx, c, shared);
+      ClientRunner r = new ClientRunner(ctx, c, shared, workloads);
       runners.add(r);
       Thread t = new Thread(r, "hbase-perf-" + name + "-client-" + c);
       t.setDaemon(true);
@@ -106,7 +115,7 @@ final class CommandRunner {
     long measuredFrom = shared.measureStart.get() == Long.MAX_VALUE ? shared.startNanos
       : shared.measureStart.get();
     long elapsed = Math.max(0, System.nanoTime() - measuredFrom);
-    JvmCounters jvm = JvmCounters.now().since(jvmBefore);
+    JvmCounters jvm = JvmCounters.now().since(shared.jvmCountersFrom(jvmBefore));
     latency.drainInterval();
     LatencySummary service = shared.serviceTime == null ? null
       : new LatencySummary(shared.serviceTime.getIntervalHistogram());

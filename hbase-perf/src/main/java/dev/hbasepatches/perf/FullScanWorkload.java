@@ -22,12 +22,15 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * scan and reverseScan: one scanner over the client's own rows; one operation is one row from
  * {@code next()}, so most operations are served from the scanner's cache and a few pay for the
- * RPC that refills it, as in {@code hbase pe}. A client stops at the end of its range unless it
- * was asked for more operations than the range has rows (--ops, --duration); then it opens a
+ * RPC that refills it, as in {@code hbase pe}. As PE's, a forward scan names a start row and no
+ * stop row (the server keeps filling the cache past the client's range; the client stops
+ * reading there); a reversed scan names both ends. A client stops at the end of its range unless
+ * it was asked for more operations than the range has rows (--ops, --duration); then it opens a
  * new scanner and goes round again.
  */
 final class FullScanWorkload extends ClientWorkload {
@@ -35,6 +38,8 @@ final class FullScanWorkload extends ClientWorkload {
   private final boolean reversed;
   private final long first;
   private final long last;
+  /** A forward scan's range ends before the first row that sorts after this key. */
+  private final byte[] lastKey;
   private Table table;
   private ResultScanner scanner;
   private long rowsFromScanner;
@@ -46,6 +51,7 @@ final class FullScanWorkload extends ClientWorkload {
     this.reversed = ctx.command == Command.REVERSE_SCAN;
     this.first = ctx.firstRow(client);
     this.last = first + ctx.options.rows - 1;
+    this.lastKey = RowKeys.key(last);
   }
 
   @Override
@@ -61,7 +67,7 @@ final class FullScanWorkload extends ClientWorkload {
       scan.setReversed(true);
       scan.withStartRow(RowKeys.key(last), true).withStopRow(RowKeys.key(first), true);
     } else {
-      scan.withStartRow(RowKeys.key(first), true).withStopRow(RowKeys.key(last + 1), false);
+      scan.withStartRow(RowKeys.key(first), true);
     }
     scanner = ctx.command.isAsync()
       ? ctx.asyncConnectionFor(client).getTable(ctx.table).getScanner(scan)
@@ -75,7 +81,7 @@ final class FullScanWorkload extends ClientWorkload {
     if (scanner == null) {
       openScanner();
     }
-    Result r = scanner.next();
+    Result r = nextInRange();
     if (r == null) {
       boolean again = rowsFromScanner > 0 && ctx.opsPerClient > ctx.options.rows;
       endOfRange();
@@ -83,7 +89,7 @@ final class FullScanWorkload extends ClientWorkload {
         return EXHAUSTED;
       }
       openScanner();
-      r = scanner.next();
+      r = nextInRange();
       if (r == null) {
         return EXHAUSTED;
       }
@@ -93,12 +99,26 @@ final class FullScanWorkload extends ClientWorkload {
     return 1;
   }
 
+  /** The scanner's next row, or null at the end of the table or past the client's range. */
+  private Result nextInRange() throws IOException {
+    Result r = scanner.next();
+    if (r != null && !reversed && Bytes.compareTo(r.getRow(), lastKey) > 0) {
+      return null;
+    }
+    return r;
+  }
+
   /** Rows between the last one seen and the end of the range never came: count them. */
   private void endOfRange() {
     long end = reversed ? first - 1 : last + 1;
     ReadChecks.gap(ctx, expected, end, reversed, false);
     scanner.close();
     scanner = null;
+  }
+
+  /** The row of the last row the scanner gave, or -1 before the first (tests). */
+  long lastRow() {
+    return result == null ? -1 : RowKeys.row(result.getRow());
   }
 
   @Override

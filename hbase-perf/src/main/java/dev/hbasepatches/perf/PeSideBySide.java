@@ -39,7 +39,9 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * throughput of this tool over upstream PerformanceEvaluation's in each alternating pair of runs,
  * summarised as the project's ForkStats does for paired forks (geometric mean of the pair ratios,
  * 95% Student-t interval on the log scale), with a verdict against the ±10% target; the same for
- * mean latency.
+ * mean, median and 99th-percentile latency, where both tools report them (PE reports each
+ * client's percentiles, from its metrics histogram's sample; with more than one client the mean of
+ * the clients' figures stands for the run's, and a pair whose PE figure is 0 gives no ratio).
  *
  * <p>Reads {@code DIR/runs.tsv} (command, clients, round, tool, rows per client, file) and each
  * run's file: this tool's --json report, PE's log. Writes {@code DIR/table.md},
@@ -57,15 +59,23 @@ public final class PeSideBySide {
     final String tool;
     final double rowsPerSecond;
     final double meanLatencyMicros;
+    final double p50Micros;
+    final double p99Micros;
 
-    Run(String command, int clients, int round, String tool, double rowsPerSecond,
-      double meanLatencyMicros) {
+    Run(String command, int clients, int round, String tool, double[] figures) {
       this.command = command;
       this.clients = clients;
       this.round = round;
       this.tool = tool;
-      this.rowsPerSecond = rowsPerSecond;
-      this.meanLatencyMicros = meanLatencyMicros;
+      this.rowsPerSecond = figures[0];
+      this.meanLatencyMicros = figures[1];
+      this.p50Micros = figures[2];
+      this.p99Micros = figures[3];
+    }
+
+    /** Latency figure {@code k}: 0 mean, 1 median, 2 99th percentile. */
+    double latency(int k) {
+      return k == 0 ? meanLatencyMicros : k == 1 ? p50Micros : p99Micros;
     }
   }
 
@@ -128,9 +138,13 @@ public final class PeSideBySide {
 
   private static final Pattern TIMINGS =
     Pattern.compile("Summary of timings \\(ms\\): \\[([^]]*)\\]");
-  private static final Pattern LATENCY = Pattern.compile("Latency \\(us\\) : mean=([0-9.]+)");
+  private static final Pattern LATENCY = Pattern.compile(
+    "Latency \\(us\\) : mean=([0-9.]+),.* 50th=([0-9.]+),.* 99th=([0-9.]+)");
 
-  /** PE's run: rows per second over all clients (rows / slowest client) and mean latency. */
+  /**
+   * PE's run: rows per second over all clients (rows / slowest client), then mean, median and
+   * 99th-percentile latency in microseconds, each the mean of the clients' figures.
+   */
   static double[] parsePe(String log, int clients, long rowsPerClient) {
     Matcher t = TIMINGS.matcher(log);
     long slowest = -1;
@@ -148,28 +162,40 @@ public final class PeSideBySide {
         + " client(s) in PE's log");
     }
     Matcher l = LATENCY.matcher(log);
-    double sum = 0;
+    double[] sum = new double[3];
     int n = 0;
     while (l.find()) {
-      sum += Double.parseDouble(l.group(1));
+      for (int k = 0; k < 3; k++) {
+        sum[k] += Double.parseDouble(l.group(k + 1));
+      }
       n++;
     }
-    return new double[] { rowsPerClient * clients * 1000.0 / slowest, n == 0 ? Double.NaN
-      : sum / n };
+    double[] v = new double[] { rowsPerClient * clients * 1000.0 / slowest, Double.NaN,
+      Double.NaN, Double.NaN };
+    for (int k = 0; n > 0 && k < 3; k++) {
+      v[k + 1] = sum[k] / n;
+    }
+    return v;
   }
 
-  /** This tool's run: the measured command's rows per second and mean latency. */
+  /** This tool's run: the measured command's rows per second, mean, median and p99 latency. */
   static double[] parsePerf(String json, String command) {
     JsonObject o = JsonParser.parseString(json).getAsJsonObject();
     for (JsonElement e : o.getAsJsonArray("results")) {
       JsonObject r = e.getAsJsonObject();
       if (r.get("purpose").getAsString().equals("measure")
         && r.get("command").getAsString().equals(command)) {
-        return new double[] { r.get("rowsPerSecond").getAsDouble(),
-          r.getAsJsonObject("latencyMicros").get("mean").getAsDouble() };
+        JsonObject l = r.getAsJsonObject("latencyMicros");
+        return new double[] { r.get("rowsPerSecond").getAsDouble(), l.get("mean").getAsDouble(),
+          figure(l, "p50"), figure(l, "p99") };
       }
     }
     throw new IllegalArgumentException("no measured " + command + " in the JSON report");
+  }
+
+  private static double figure(JsonObject o, String name) {
+    JsonElement e = o.get(name);
+    return e == null || e.isJsonNull() ? Double.NaN : e.getAsDouble();
   }
 
   static List<Run> read(Path dir) throws IOException {
@@ -186,16 +212,19 @@ public final class PeSideBySide {
       long rows = Long.parseLong(f[4]);
       String text = Files.readString(dir.resolve(f[5]), StandardCharsets.UTF_8);
       double[] v = tool.equals("pe") ? parsePe(text, clients, rows) : parsePerf(text, command);
-      runs.add(new Run(command, clients, round, tool, v[0], v[1]));
+      runs.add(new Run(command, clients, round, tool, v));
     }
     return runs;
   }
 
+  private static final String[] LATENCY_NAMES = { "mean", "median", "p99" };
+
   static String summarise(List<Run> runs, Path dir) throws IOException {
-    Map<String, List<double[]>> byCase = new LinkedHashMap<>();
+    Map<String, List<Run[]>> byCase = new LinkedHashMap<>();
     List<String> pairLines = new ArrayList<>();
     pairLines.add("command,clients,round,pe rows/s,hbase-perf rows/s,ratio,pe mean us,"
-      + "hbase-perf mean us,latency ratio");
+      + "hbase-perf mean us,latency ratio,pe median us,hbase-perf median us,pe p99 us,"
+      + "hbase-perf p99 us");
     for (Run pe : runs) {
       if (!pe.tool.equals("pe")) {
         continue;
@@ -203,50 +232,79 @@ public final class PeSideBySide {
       for (Run ours : runs) {
         if (ours.tool.equals("hbase-perf") && ours.command.equals(pe.command)
           && ours.clients == pe.clients && ours.round == pe.round) {
-          double ratio = ours.rowsPerSecond / pe.rowsPerSecond;
-          double lat = ours.meanLatencyMicros / pe.meanLatencyMicros;
           byCase.computeIfAbsent(pe.command + "\t" + pe.clients, k -> new ArrayList<>())
-            .add(new double[] { ratio, lat, pe.rowsPerSecond, ours.rowsPerSecond });
-          pairLines.add(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f",
-            pe.command, pe.clients, pe.round, pe.rowsPerSecond, ours.rowsPerSecond, ratio,
-            pe.meanLatencyMicros, ours.meanLatencyMicros, lat));
+            .add(new Run[] { pe, ours });
+          pairLines.add(String.format(Locale.ROOT,
+            "%s,%d,%d,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,%.1f,%.1f,%.1f,%.1f", pe.command, pe.clients,
+            pe.round, pe.rowsPerSecond, ours.rowsPerSecond, ours.rowsPerSecond / pe.rowsPerSecond,
+            pe.meanLatencyMicros, ours.meanLatencyMicros,
+            ours.meanLatencyMicros / pe.meanLatencyMicros, pe.p50Micros, ours.p50Micros,
+            pe.p99Micros, ours.p99Micros));
         }
       }
     }
     StringBuilder md = new StringBuilder();
     StringBuilder csv = new StringBuilder("command,clients,pairs,pe rows/s (geo mean),"
-      + "hbase-perf rows/s (geo mean),throughput ratio,low,high,verdict,latency ratio,low,high\n");
+      + "hbase-perf rows/s (geo mean),throughput ratio,low,high,verdict,latency ratio,low,high,"
+      + "median latency ratio,low,high,p99 latency ratio,low,high\n");
     md.append("| command | clients | pairs | PE rows/s | hbase-perf rows/s | hbase-perf / PE "
-      + "throughput [95% CI] | within ±10% | mean latency hbase-perf / PE [95% CI] |\n");
-    md.append("|---|---|---|---|---|---|---|---|\n");
-    for (Map.Entry<String, List<double[]>> e : byCase.entrySet()) {
+      + "throughput [95% CI] | within ±10% | mean latency hbase-perf / PE [95% CI] | median "
+      + "latency [95% CI] | p99 latency [95% CI] |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Map.Entry<String, List<Run[]>> e : byCase.entrySet()) {
       String[] k = e.getKey().split("\t");
-      List<double[]> pairs = e.getValue();
-      double[] ratios = new double[pairs.size()];
-      double[] lats = new double[pairs.size()];
-      double[] peRates = new double[pairs.size()];
-      double[] ourRates = new double[pairs.size()];
-      for (int i = 0; i < ratios.length; i++) {
-        ratios[i] = pairs.get(i)[0];
-        lats[i] = pairs.get(i)[1];
-        peRates[i] = pairs.get(i)[2];
-        ourRates[i] = pairs.get(i)[3];
+      List<Run[]> pairs = e.getValue();
+      int n = pairs.size();
+      double[] ratios = new double[n];
+      double[] peRates = new double[n];
+      double[] ourRates = new double[n];
+      for (int i = 0; i < n; i++) {
+        Run pe = pairs.get(i)[0];
+        Run ours = pairs.get(i)[1];
+        ratios[i] = ours.rowsPerSecond / pe.rowsPerSecond;
+        peRates[i] = pe.rowsPerSecond;
+        ourRates[i] = ours.rowsPerSecond;
       }
       Interval t = pairedRatio(ratios);
-      Interval l = pairedRatio(lats);
-      double pe = pairedRatio(peRates).estimate;
-      double ours = pairedRatio(ourRates).estimate;
-      md.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %s | %s | %s |\n",
-        k[0], k[1], t.n, pe, ours, shown(t), t.verdict(), shown(l)));
-      csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.4f,%s,%s,%s,%.4f,%s,%s\n",
-        k[0], k[1], t.n, pe, ours, t.estimate, csvBound(t.low), csvBound(t.high), t.verdict(),
-        l.estimate, csvBound(l.low), csvBound(l.high)));
+      md.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %s | %s |", k[0],
+        k[1], t.n, pairedRatio(peRates).estimate, pairedRatio(ourRates).estimate, shown(t),
+        t.verdict()));
+      csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.4f,%s,%s,%s", k[0], k[1], t.n,
+        pairedRatio(peRates).estimate, pairedRatio(ourRates).estimate, t.estimate,
+        csvBound(t.low), csvBound(t.high), t.verdict()));
+      for (int f = 0; f < LATENCY_NAMES.length; f++) {
+        Interval l = latencyRatio(pairs, f);
+        md.append(' ').append(l == null ? "n/a" : shown(l)).append(" |");
+        csv.append(',').append(l == null ? "" : String.format(Locale.ROOT, "%.4f", l.estimate))
+          .append(',').append(l == null ? "" : csvBound(l.low)).append(',')
+          .append(l == null ? "" : csvBound(l.high));
+      }
+      md.append('\n');
+      csv.append('\n');
     }
     Files.writeString(dir.resolve("table.md"), md.toString(), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("table.csv"), csv.toString(), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("pairs.csv"), String.join("\n", pairLines) + "\n",
       StandardCharsets.UTF_8);
     return md.toString();
+  }
+
+  /**
+   * hbase-perf / PE for latency figure {@code f} over the pairs where both tools gave it above 0
+   * (PE's median of a scan is 0 us: most rows come from the client's cache); null ("n/a" in the
+   * table) when no pair did.
+   */
+  static Interval latencyRatio(List<Run[]> pairs, int f) {
+    List<Double> ratios = new ArrayList<>();
+    for (Run[] p : pairs) {
+      double pe = p[0].latency(f);
+      double ours = p[1].latency(f);
+      if (pe > 0 && ours > 0) {
+        ratios.add(ours / pe);
+      }
+    }
+    return ratios.isEmpty() ? null
+      : pairedRatio(ratios.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   /** The estimate with its interval, or with "no interval" when one pair cannot give one. */

@@ -137,4 +137,42 @@ public class ClientRunnerTest {
     assertTrue("ran " + took + " ms", took >= 300);
     assertTrue(shared.ops.sum() > 0);
   }
+
+  /** Allocates {@code bytes} per operation while warming up, nothing once counted. */
+  private static final class HeavyWarmUp extends ClientWorkload {
+    private final long warmupOps;
+    private final int bytes;
+    volatile byte[] sink;
+
+    HeavyWarmUp(RunContext ctx, long warmupOps, int bytes) {
+      super(ctx, 0);
+      this.warmupOps = warmupOps;
+      this.bytes = bytes;
+    }
+
+    @Override
+    int execute(long index) {
+      if (index < warmupOps) {
+        sink = new byte[bytes];
+      }
+      return 1;
+    }
+  }
+
+  @Test
+  public void warmUpAllocationIsNotInTheMeasuredCounters() {
+    int perWarmUpOp = 4 << 20;
+    RunContext ctx = context("--measureAfter=10", "--ops=10", "randomRead");
+    JvmCounters before = JvmCounters.now();
+    CommandRunner.Measurement m = new CommandRunner(System.out, false, java.time.Duration.ZERO)
+      .run(ctx, "test", c -> new HeavyWarmUp(ctx, 10, perWarmUpOp));
+    JvmCounters whole = JvmCounters.now().since(before);
+    org.junit.Assume.assumeTrue("this JVM does not count allocation", m.jvm.allocatedBytes >= 0);
+    assertEquals(10, m.ops);
+    // The warm-up allocated 40 MB; the whole run saw it, the measured part must not.
+    assertTrue("whole run allocated " + whole.allocatedBytes,
+      whole.allocatedBytes >= 10L * perWarmUpOp);
+    assertTrue("measured part allocated " + m.jvm.allocatedBytes,
+      m.jvm.allocatedBytes < perWarmUpOp);
+  }
 }

@@ -49,6 +49,20 @@ public class PeSideBySideTest {
     double[] v = PeSideBySide.parsePe(peLog(2000, 2500), 2, 1000);
     assertEquals(2000 * 1000.0 / 2500, v[0], 1e-9);
     assertEquals(110, v[1], 1e-9);
+    assertEquals(90, v[2], 1e-9);
+    assertEquals(300, v[3], 1e-9);
+  }
+
+  @Test
+  public void aLatencyFigurePeGivesAsZeroHasNoRatio() throws Exception {
+    PeSideBySide.Run pe = new PeSideBySide.Run("scan", 1, 1, "pe",
+      new double[] { 1000, 300, 0, 10000 });
+    PeSideBySide.Run ours = new PeSideBySide.Run("scan", 1, 1, "hbase-perf",
+      new double[] { 1000, 330, 2, 11000 });
+    List<PeSideBySide.Run[]> pairs = java.util.Collections.singletonList(
+      new PeSideBySide.Run[] { pe, ours });
+    assertEquals(null, PeSideBySide.latencyRatio(pairs, 1));
+    assertEquals(1.1, PeSideBySide.latencyRatio(pairs, 2).estimate, 1e-12);
   }
 
   @Test(expected = IllegalArgumentException.class)
@@ -100,7 +114,8 @@ public class PeSideBySideTest {
         Files.writeString(dir.resolve("perf-" + r + ".json"), "{\"results\":[{\"command\":"
           + "\"randomRead\",\"purpose\":\"load\",\"rowsPerSecond\":1.0,\"latencyMicros\":"
           + "{\"mean\":1.0}},{\"command\":\"randomRead\",\"purpose\":\"measure\","
-          + "\"rowsPerSecond\":" + (1000 + r) + ".0,\"latencyMicros\":{\"mean\":100.0}}]}");
+          + "\"rowsPerSecond\":" + (1000 + r) + ".0,\"latencyMicros\":{\"mean\":100.0,"
+          + "\"p50\":90.0,\"p99\":330.0}}]}");
         runs.append("randomRead\t1\t").append(r).append("\tpe\t1000\tpe-").append(r)
           .append(".log\n");
         runs.append("randomRead\t1\t").append(r).append("\thbase-perf\t1000\tperf-").append(r)
@@ -109,7 +124,8 @@ public class PeSideBySideTest {
       Files.writeString(dir.resolve("runs.tsv"), runs.toString());
       String md = PeSideBySide.summarise(PeSideBySide.read(dir), dir);
       assertTrue(md, md.contains("| randomRead | 1 | 5 | 1,000 | 1,003 | 1.003 ["));
-      assertTrue(md, md.contains("| met | 1.000 [1.000, 1.000] |"));
+      assertTrue(md, md.contains("| met | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | "
+        + "1.100 [1.100, 1.100] |"));
       List<String> pairs = Files.readAllLines(dir.resolve("pairs.csv"));
       assertEquals(6, pairs.size());
       assertTrue(pairs.get(1), pairs.get(1).startsWith("randomRead,1,1,1000.0,1001.0,1.0010,"));
