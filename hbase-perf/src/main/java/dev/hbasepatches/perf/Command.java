@@ -36,8 +36,8 @@ public enum Command {
     "randomRead on a second, IN_MEMORY table (<table>Mem) warmed into the block cache first"),
   SCAN("scan", Kind.SCAN, "one scanner over each client's rows; one operation = one row"),
   ASYNC_SEQUENTIAL_WRITE("asyncSequentialWrite", Kind.WRITE,
-    "sequentialWrite through the AsyncConnection (AsyncBufferedMutator, or one put per call "
-      + "with --autoFlush)"),
+    "sequentialWrite through the AsyncConnection (one awaited put per row; "
+      + "--autoFlush=false: an AsyncBufferedMutator)"),
   ASYNC_RANDOM_WRITE("asyncRandomWrite", Kind.WRITE, "randomWrite through the AsyncConnection"),
   ASYNC_SEQUENTIAL_READ("asyncSequentialRead", Kind.READ,
     "sequentialRead through the AsyncConnection (each client waits for its Get, as hbase pe)"),

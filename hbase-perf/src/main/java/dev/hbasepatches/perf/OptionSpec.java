@@ -118,8 +118,11 @@ final class OptionSpec {
       (o, v) -> o.multiGet = (int) ValueParsers.count("--multiGet", v, 0, 10_000)),
     flag(CLIENT, "oneCon", "all clients share one Connection (default false: one Connection "
       + "per client, as hbase pe)", (o, b) -> o.oneCon = b),
-    flag(CLIENT, "autoFlush", "send every put at once instead of through a write buffer",
-      (o, b) -> o.autoFlush = b),
+    flag(CLIENT, "autoFlush", "send every put at once instead of through a write buffer (the "
+      + "async* writes do so unless given --autoFlush=false, as hbase pe's)", (o, b) -> {
+        o.autoFlush = b;
+        o.autoFlushGiven = true;
+      }),
     value(CLIENT, "writeBuffer", "SIZE", "client write buffer (default 2m)",
       (o, v) -> o.writeBuffer = ValueParsers.bytes("--writeBuffer", v, 1, 1L << 30), "bufferSize"),
     flag(CLIENT, "writeToWAL", "write the WAL (default true; false = SKIP_WAL)",

@@ -87,6 +87,8 @@ public final class PerfOptions {
   /** hbase pe's --oneCon: all clients share one Connection (default: one each, as pe). */
   boolean oneCon = false;
   boolean autoFlush;
+  /** Whether --autoFlush was on the command line (the async* writes default to true). */
+  boolean autoFlushGiven;
   long writeBuffer = 2L * 1024 * 1024;
   boolean writeToWal = true;
   int caching = 30;

@@ -37,7 +37,9 @@ import org.apache.hadoop.hbase.client.Table;
  * sequentialWrite and randomWrite (one Put of a whole row per operation), sequentialDelete and
  * randomDelete (one Delete of every family of a row), through a BufferedMutator unless
  * --autoFlush asks for one RPC per mutation. A buffered mutation that fails later is counted by
- * the mutator's listener, so the error count stays exact.
+ * the mutator's listener, so the error count stays exact. The async* writes await one
+ * {@code AsyncTable.put} per row, as hbase pe's (PE 2.6.1 sends each row's put twice, awaiting
+ * both; ours sends it once), unless --autoFlush=false is given: then an AsyncBufferedMutator.
  */
 final class WriteWorkload extends ClientWorkload {
 
@@ -64,7 +66,9 @@ final class WriteWorkload extends ClientWorkload {
   void open() throws IOException {
     if (ctx.command.isAsync()) {
       AsyncConnection async = ctx.asyncConnectionFor(client);
-      if (ctx.options.autoFlush) {
+      // PE's async writes await one AsyncTable.put per row whatever --autoFlush says; a write
+      // buffer only when asked for by name.
+      if (ctx.options.autoFlush || !ctx.options.autoFlushGiven) {
         asyncTable = async.getTable(ctx.table);
       } else {
         asyncMutator = async.getBufferedMutatorBuilder(ctx.table)
