@@ -99,7 +99,7 @@ PROPS
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) vCPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -r)"
   echo "java: $("$java_bin" -version 2>&1 | head -1)"
-  echo "command: dev-support/pe-side-by-side.sh $* (PE_COMMANDS='${commands[*]}' PE_CLIENTS='${clients[*]}' PE_OPTS='${extra[*]}'$(env | grep '^PE_ROWS_' | sort | sed 's/^/ /'))"
+  echo "command: dev-support/pe-side-by-side.sh $* (PE_COMMANDS='${commands[*]}' PE_CLIENTS='${clients[*]}' PE_OPTS='${extra[*]}'$(env | grep '^PE_ROWS_' | sort | sed 's/^/ /' | tr -d '\n'))"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
