@@ -123,4 +123,19 @@ public class TimelineReadsTest {
     assertTrue("the scanner's batches are hedged reads",
       reader.getAsJsonObject("stats").get("reads").getAsLong() >= 1);
   }
+
+  /** A client-side change needs nothing of the servers, so it runs against a real cluster too. */
+  @Test(timeout = 120_000)
+  public void itRunsAgainstARealClusterByItsQuorum() throws Exception {
+    ToolRun r = ToolRun.withJson("--zk=localhost:" + CLUSTER.zkPort(), "--progress=0",
+      "--table=timeline_reads_zk", "--rows=100", "--replicas=2", "--dropTable",
+      "--change=timeline-reads", "--mode=upstream", "--verify", "randomRead");
+    assertEquals(r.toString(), 0, r.exitCode);
+    JsonObject result = measured(r, "randomRead");
+    assertVerified(r, result);
+    JsonObject reader = result.getAsJsonObject("reader");
+    assertEquals(r.toString(), "UPSTREAM", reader.get("mode").getAsString());
+    assertEquals(r.toString(), result.get("operations").getAsLong(),
+      reader.get("gets").getAsLong());
+  }
 }
