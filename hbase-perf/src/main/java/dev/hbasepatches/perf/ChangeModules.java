@@ -299,8 +299,8 @@ public final class ChangeModules {
 
   /**
    * Resolves --changes for a mode. Named modules must be on the classpath, have the mode and be
-   * able to take effect; with {@code all}, the ones that can are used and the others listed,
-   * unless none can.
+   * able to take effect; with {@code all}, the server-side ones that can are used and the others
+   * listed, unless none can.
    */
   public static Selection select(List<String> requested, ChangeMode mode) {
     Selection s = new Selection();
@@ -308,6 +308,13 @@ public final class ChangeModules {
     List<String> refused = new ArrayList<>();
     for (ChangeModule m : KNOWN) {
       if (!all && !requested.contains(m.name())) {
+        continue;
+      }
+      if (m.isClientSide() && !requested.contains(m.name())) {
+        // all = the modules of the embedded cluster; a client-side one changes how the tool
+        // itself reads, so it is on only when named.
+        s.skipped.add(m.name() + ": client side, on only when named (--changes=all,"
+          + m.name() + ")");
         continue;
       }
       if (!m.onClasspath()) {

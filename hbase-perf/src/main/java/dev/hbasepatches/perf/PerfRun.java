@@ -231,9 +231,8 @@ final class PerfRun {
       CommandResult r = new CommandResult(label, ctx, CommandResult.Purpose.MEASURE, m);
       if (ctx.timeline != null && ctx.timeline.used()) {
         r.reader = ctx.timeline.report();
-      } else if (ctx.timeline != null && c.isAsync() && c.kind() != Command.Kind.WRITE) {
-        r.notes.add("read through HBase's AsyncTable, not timeline-reads' reader (it serves the "
-          + "commands that read through a Table)");
+      } else if (ctx.notThroughReader() != null) {
+        r.notes.add(ctx.notThroughReader());
       }
       results.add(r);
       return r;

@@ -182,13 +182,36 @@ final class RunContext {
   }
 
   /**
+   * Why timeline-reads' reader does not serve this command although it is on, or null when it
+   * does (or is off, or the command reads nothing).
+   */
+  String notThroughReader() {
+    if (timeline == null || command.kind() == Command.Kind.WRITE
+      || command.kind() == Command.Kind.DELETE || command.kind() == Command.Kind.MUTATE
+      || command.kind() == Command.Kind.META) {
+      return null;
+    }
+    if (command.isAsync()) {
+      return "read through HBase's AsyncTable, not timeline-reads' reader (it serves the "
+        + "commands that read through a Table)";
+    }
+    if (command == Command.RANDOM_SEEK_SCAN) {
+      return "read through HBase's Table, not timeline-reads' reader: the command's page filter "
+        + "counts rows per server-side scanner, and the PATCHED reader's scanner opens one per "
+        + "batch, so the page would not end the scan";
+    }
+    return null;
+  }
+
+  /**
    * The table client {@code client} reads through: with timeline-reads on, one whose Gets,
    * multi-gets and scanners go to a TimelineReader of the client's own (over its Connection and
-   * AsyncConnection, closed with them), everything else to HBase's Table; else HBase's Table.
+   * AsyncConnection, closed with them), everything else to HBase's Table; else (and for the
+   * commands {@link #notThroughReader} names) HBase's Table.
    */
   Table readTableFor(int client) throws IOException {
     Table plain = connectionFor(client).getTable(table);
-    if (timeline == null) {
+    if (timeline == null || notThroughReader() != null) {
       return plain;
     }
     try {

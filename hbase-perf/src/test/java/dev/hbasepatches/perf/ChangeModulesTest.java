@@ -153,6 +153,15 @@ public class ChangeModulesTest {
     assertEquals("UPSTREAM", clients.get(TimelineReads.MODE_KEY));
     assertNull("the run's own configuration is left alone", base.get(TimelineReads.MODE_KEY));
     assertSame(base, TimelineReads.clientConfiguration(without, base));
+    // all (--patched) means the embedded cluster's modules; the reader is on only when named.
+    ChangeModules.Selection all = ChangeModules.select(List.of("all"));
+    assertFalse(all.present().contains(timeline));
+    assertTrue(all.skipped.toString(), all.skipped.stream()
+      .anyMatch(s -> s.startsWith("timeline-reads: client side")));
+    assertTrue(ChangeModules.select(List.of("all", "timeline-reads")).present()
+      .contains(timeline));
+    assertSame(base, TimelineReads.clientConfiguration(PerfArgsParser.parse("--patched",
+      "randomRead"), base));
     // Server modules are still refused on a real cluster; a client-side one is not.
     assertEquals(List.of("timeline-reads"), PerfArgsParser.parse("--zk=localhost",
       "--change=timeline-reads", "randomRead").changes);

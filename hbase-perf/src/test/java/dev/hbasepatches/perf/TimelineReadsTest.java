@@ -19,9 +19,12 @@ package dev.hbasepatches.perf;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.perf.PerfOptions.ChangeMode;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -137,5 +140,30 @@ public class TimelineReadsTest {
     assertEquals(r.toString(), "UPSTREAM", reader.get("mode").getAsString());
     assertEquals(r.toString(), result.get("operations").getAsLong(),
       reader.get("gets").getAsLong());
+  }
+
+  @Test(timeout = 60_000)
+  public void theReadCommandsItDoesNotServeSaySoAndLoadingNeverUsesIt() {
+    PerfOptions o = PerfArgsParser.parse("--replicas=2", "--change=timeline-reads",
+      "--mode=baseline", "randomRead");
+    TableName t = TableName.valueOf("timeline_reads_commands");
+    for (Command c : new Command[] { Command.RANDOM_READ, Command.SEQUENTIAL_READ, Command.SCAN,
+      Command.REVERSE_SCAN, Command.SCAN_RANGE_10, Command.FILTER_SCAN, Command.WORKLOAD_E,
+      Command.SEQUENTIAL_WRITE, Command.INCREMENT }) {
+      RunContext ctx = new RunContext(o, c, CLUSTER.connection(), t, false);
+      assertNotNull(c.cliName(), ctx.timeline);
+      assertNull(c.cliName(), ctx.notThroughReader());
+      assertEquals("BASELINE", ctx.clientConf.get(TimelineReads.MODE_KEY));
+    }
+    for (Command c : new Command[] { Command.ASYNC_RANDOM_READ, Command.ASYNC_SCAN,
+      Command.RANDOM_SEEK_SCAN }) {
+      String why = new RunContext(o, c, CLUSTER.connection(), t, false).notThroughReader();
+      assertNotNull(c.cliName(), why);
+      assertTrue(why, why.contains("not timeline-reads' reader"));
+    }
+    assertNull("loading writes through HBase's Table", new RunContext(o, Command.SEQUENTIAL_WRITE,
+      CLUSTER.connection(), t, true).timeline);
+    assertNull("off unless asked for", new RunContext(PerfArgsParser.parse("--replicas=2",
+      "randomRead"), Command.RANDOM_READ, CLUSTER.connection(), t, false).timeline);
   }
 }
