@@ -74,11 +74,8 @@ final class RunContext {
   /** Rows the YCSB workloads insert (D, E) and read (D's latest): after the loaded rows. */
   final InsertedRows inserted;
   private ZipfDistribution requestZipf;
-  /**
-   * The configuration the clients' own connections are made from: the run's, with the settings
-   * of client-side change modules (timeline-reads' mode) added when one is on.
-   */
-  final Configuration clientConf;
+  /** See {@link #clientConf()}; made on first use. */
+  private Configuration clientConf;
   /** timeline-reads' reader for the read commands, or null when it is off or while loading. */
   final TimelineReads timeline;
   /** Where the async* commands get their AsyncConnection (one per run, made on first use). */
@@ -105,7 +102,6 @@ final class RunContext {
     this.warmup = loading ? null : options.warmup;
     this.warmupOps = loading ? 0 : options.measureAfter;
     this.inserted = new InsertedRows(options.totalRows());
-    this.clientConf = TimelineReads.clientConfiguration(options, connection.getConfiguration());
     this.timeline = loading ? null : TimelineReads.forRun(options);
     this.written = verify && (command.writesRows() || command.kind() == Command.Kind.DELETE)
       ? new RowSet(options.totalRows()) : null;
@@ -120,6 +116,17 @@ final class RunContext {
     } else {
       this.opsPerClient = command.defaultOpsPerClient(options);
     }
+  }
+
+  /**
+   * The configuration the clients' own connections are made from: the run's, with the settings
+   * of client-side change modules (timeline-reads' mode) added when one is on.
+   */
+  synchronized Configuration clientConf() {
+    if (clientConf == null) {
+      clientConf = TimelineReads.clientConfiguration(options, connection.getConfiguration());
+    }
+    return clientConf;
   }
 
   /** Zipf ranks over the loaded rows for the YCSB workloads, built once per command. */
@@ -150,7 +157,7 @@ final class RunContext {
     }
     synchronized (clientConnections) {
       if (clientConnections[client] == null) {
-        clientConnections[client] = ConnectionFactory.createConnection(clientConf);
+        clientConnections[client] = ConnectionFactory.createConnection(clientConf());
       }
       return clientConnections[client];
     }
@@ -168,7 +175,7 @@ final class RunContext {
     synchronized (clientConnections) {
       if (clientAsyncConnections[client] == null) {
         try {
-          clientAsyncConnections[client] = ConnectionFactory.createAsyncConnection(clientConf)
+          clientAsyncConnections[client] = ConnectionFactory.createAsyncConnection(clientConf())
             .get(options.connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
           throw new IOException("client " + client + " could not open an AsyncConnection", e);

@@ -153,7 +153,7 @@ public class TimelineReadsTest {
       RunContext ctx = new RunContext(o, c, CLUSTER.connection(), t, false);
       assertNotNull(c.cliName(), ctx.timeline);
       assertNull(c.cliName(), ctx.notThroughReader());
-      assertEquals("BASELINE", ctx.clientConf.get(TimelineReads.MODE_KEY));
+      assertEquals("BASELINE", ctx.clientConf().get(TimelineReads.MODE_KEY));
     }
     for (Command c : new Command[] { Command.ASYNC_RANDOM_READ, Command.ASYNC_SCAN,
       Command.RANDOM_SEEK_SCAN }) {
