@@ -32,16 +32,19 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 
 /**
- * This project's change modules as the embedded cluster turns them on: by configuration keys and
- * class names given as strings, so hbase-perf never compiles against them and runs fine when
- * they are not on the classpath. A module whose class is missing is reported, not guessed at.
+ * This project's change modules as the tool turns them on: by configuration keys and class names
+ * given as strings, so hbase-perf never compiles against them and runs fine when they are not on
+ * the classpath. A module whose class is missing is reported, not guessed at.
  * <p>
  * A module joins by adding one {@link ChangeModule} to {@link #KNOWN}: the class that proves it
- * is on the classpath, the settings that turn it on, and the key its mode goes in.
+ * is on the classpath, the settings that turn it on, and the key its mode goes in. A server-side
+ * module's settings go to the embedded cluster's RegionServers; a client-side one's
+ * ({@link ChangeModule#clientSide}) to the configuration the tool's clients connect with.
+ * Changes hbase-perf cannot drive at all are in {@link #ELSEWHERE}, with where they are measured.
  */
 public final class ChangeModules {
 
-  /** One change module and how a RegionServer picks it up. */
+  /** One change module and how a RegionServer, or the tool's client, picks it up. */
   public static final class ChangeModule {
     private final String name;
     private final String probeClass;
@@ -51,6 +54,7 @@ public final class ChangeModules {
     private Function<ChangeMode, Map<String, String>> systemProperties = m -> Map.of();
     private String blockEncoding;
     private Supplier<String> notInEffect = () -> null;
+    private boolean clientSide;
 
     ChangeModule(String name, String probeClass, Map<String, String> settings, String modeKey) {
       this.name = name;
@@ -83,6 +87,16 @@ public final class ChangeModules {
       return this;
     }
 
+    /** The module works in the client: its settings go to the clients' configuration. */
+    ChangeModule clientSide() {
+      this.clientSide = true;
+      return this;
+    }
+
+    public boolean isClientSide() {
+      return clientSide;
+    }
+
     public boolean supports(ChangeMode mode) {
       return modes.contains(mode);
     }
@@ -111,8 +125,17 @@ public final class ChangeModules {
       return probeClass;
     }
 
-    /** The server settings that turn the module on in the given mode. */
+    /** The server settings that turn the module on in the given mode (none for a client one). */
     public Map<String, String> settings(ChangeMode mode) {
+      return clientSide ? Map.of() : ownSettings(mode);
+    }
+
+    /** The client settings that turn the module on in the given mode (none for a server one). */
+    public Map<String, String> clientSettings(ChangeMode mode) {
+      return clientSide ? ownSettings(mode) : Map.of();
+    }
+
+    private Map<String, String> ownSettings(ChangeMode mode) {
       Map<String, String> all = new TreeMap<>(settings);
       if (modeKey != null) {
         all.put(modeKey, mode.name());
@@ -173,7 +196,27 @@ public final class ChangeModules {
     // rewrite of it: for HBase's very class, run without --change=checksum).
     new ChangeModule("checksum", "dev.hbasepatches.checksum.overlay.StockChecksumPath", Map.of(),
       null).systemProperties(ChangeModules::checksumProperties)
-        .notInEffect(ChangeModules::checksumOverlayNotFirst));
+        .notInEffect(ChangeModules::checksumOverlayNotFirst),
+    // Client side: the read commands' Gets, multi-gets and scanners go through the module's
+    // TimelineReader (TimelineReads), in the mode the clients' configuration names; nothing
+    // changes on the RegionServers. PATCHED = its hedged reads, UPSTREAM = HBase's own TIMELINE
+    // read, BASELINE = STRONG reads from the primary.
+    new ChangeModule("timeline-reads", TimelineReads.READER_CLASS, Map.of(),
+      TimelineReads.MODE_KEY).clientSide());
+
+  /**
+   * Change modules of this project that hbase-perf does not drive, with why and where their
+   * experiment runs instead: --changes names them with that, not as unknown.
+   */
+  static final Map<String, String> ELSEWHERE = Map.of(
+    "local-index-pruning", "local-index-pruning is a Phoenix change (client-side query planning, "
+      + "switched by the JDBC connection property hbasepatches.localindex.mode and used through "
+      + "its LocalIndexQueryExecutor); hbase-perf drives HBase's own client and has no Phoenix, "
+      + "so it cannot turn it on. Its experiment runs in the module itself: the JMH benchmark "
+      + "LocalIndexPlanBenchmark (jmh-benchmarks) for region selection, LocalIndexClusterScenario "
+      + "(a minicluster main in the module's tests) for regions scanned, RPCs and latency, and "
+      + "LocalIndexModesClusterTest for the rows per mode; see "
+      + "phoenix-patches/local-index-pruning/PATCH.md");
 
   static Map<String, String> checksumProperties(ChangeMode mode) {
     switch (mode) {
@@ -216,6 +259,20 @@ public final class ChangeModules {
     return KNOWN.stream().map(ChangeModule::name).collect(Collectors.joining(", "));
   }
 
+  /** Why hbase-perf cannot turn on a change of this project it does not drive, if it is one. */
+  public static Optional<String> elsewhere(String name) {
+    return Optional.ofNullable(ELSEWHERE.get(name));
+  }
+
+  /** The client-side modules --changes turns on in --changeMode, e.g. timeline-reads. */
+  public static List<ChangeModule> clientSide(PerfOptions o) {
+    if (o.changes.isEmpty()) {
+      return List.of();
+    }
+    return select(o.changes, o.changeMode).present().stream().filter(ChangeModule::isClientSide)
+      .collect(Collectors.toList());
+  }
+
   /** What --changes asked for, split into the modules found and those missing. */
   public static final class Selection {
     final List<ChangeModule> present = new ArrayList<>();
@@ -242,8 +299,8 @@ public final class ChangeModules {
 
   /**
    * Resolves --changes for a mode. Named modules must be on the classpath, have the mode and be
-   * able to take effect; with {@code all}, the ones that can are used and the others listed,
-   * unless none can.
+   * able to take effect; with {@code all}, the server-side ones that can are used and the others
+   * listed, unless none can.
    */
   public static Selection select(List<String> requested, ChangeMode mode) {
     Selection s = new Selection();
@@ -251,6 +308,13 @@ public final class ChangeModules {
     List<String> refused = new ArrayList<>();
     for (ChangeModule m : KNOWN) {
       if (!all && !requested.contains(m.name())) {
+        continue;
+      }
+      if (m.isClientSide() && !requested.contains(m.name())) {
+        // all = the modules of the embedded cluster; a client-side one changes how the tool
+        // itself reads, so it is on only when named.
+        s.skipped.add(m.name() + ": client side, on only when named (--changes=all,"
+          + m.name() + ")");
         continue;
       }
       if (!m.onClasspath()) {

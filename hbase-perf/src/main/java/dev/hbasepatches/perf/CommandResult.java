@@ -57,6 +57,8 @@ final class CommandResult {
   final List<String> notes = new ArrayList<>();
   /** The L2 block caches' hits, misses and evictions while the command ran, when counted. */
   final List<Map<String, Object>> l2During = new ArrayList<>();
+  /** Which reader served the reads and what it counted (timeline-reads on), else null. */
+  Map<String, Object> reader;
 
   CommandResult(String name, RunContext ctx, Purpose purpose, CommandRunner.Measurement m) {
     this.name = name;
@@ -149,6 +151,9 @@ final class CommandResult {
     m.put("jvm", j);
     if (!l2During.isEmpty()) {
       m.put("l2During", l2During);
+    }
+    if (reader != null) {
+      m.put("reader", reader);
     }
     m.put("errorSamples", errorSamples);
     m.put("notes", notes);

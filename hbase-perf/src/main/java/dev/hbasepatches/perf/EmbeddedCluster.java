@@ -100,7 +100,8 @@ final class EmbeddedCluster implements ClusterSession {
       for (ChangeModules.ChangeModule m : changes.present()) {
         on.add(m.name());
         notes.println("change module " + m.name() + ": on, mode " + o.changeMode + " "
-          + m.settings(o.changeMode));
+          + (m.isClientSide() ? "(client side) " + m.clientSettings(o.changeMode)
+            : m.settings(o.changeMode)));
       }
       for (ChangeModules.ChangeModule m : changes.present()) {
         m.systemProperties(o.changeMode).forEach((k, v) -> {

@@ -57,7 +57,7 @@ final class FullScanWorkload extends ClientWorkload {
   @Override
   void open() throws IOException {
     if (!ctx.command.isAsync()) {
-      table = ctx.connectionFor(client).getTable(ctx.table);
+      table = ctx.readTableFor(client);
     }
   }
 

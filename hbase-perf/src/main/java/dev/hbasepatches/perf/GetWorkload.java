@@ -57,7 +57,7 @@ final class GetWorkload extends ClientWorkload {
     if (ctx.command.isAsync()) {
       asyncTable = ctx.asyncConnectionFor(client).getTable(ctx.table);
     } else {
-      table = ctx.connectionFor(client).getTable(ctx.table);
+      table = ctx.readTableFor(client);
     }
   }
 

@@ -173,7 +173,7 @@ final class OptionSpec {
       (o, v) -> o.siteXml = nonEmpty("--siteXml", v)),
     value(CLUSTER, "connectTimeout", "TIME", "give up reaching a real cluster after (default 60s)",
       (o, v) -> o.connectTimeout = ValueParsers.duration("--connectTimeout", v, false)),
-    value(CLUSTER, "changes", "LIST", "turn on change modules in the embedded cluster: all, or "
+    value(CLUSTER, "changes", "LIST", "turn on change modules: all (the embedded cluster's), or "
       + "names (" + ChangeModules.names() + ")", PerfArgsParser::setChanges, "change"),
     value(CLUSTER, "changeMode", "MODE", "mode for those modules: baseline, patched (default), "
       + "upstream", PerfArgsParser::setChangeMode, "mode"),

@@ -199,6 +199,10 @@ public final class PerfArgsParser {
       }
       o.replicas = ReplicaFailover.SERVERS;
     }
+    if (o.commands.contains(Command.REPLICA_FAILOVER) && o.changes.contains("timeline-reads")) {
+      throw ToolFailure.usage("replicaFailover reads through timeline-reads' reader in its own "
+        + "modes (--failoverModes); drop --changes=timeline-reads");
+    }
     if (o.commands.contains(Command.CACHED_READS) && o.totalRows() < CachedReads.MULTI_GET) {
       throw ToolFailure.usage("cachedReads multi-gets " + CachedReads.MULTI_GET + " rows at a "
         + "time; use --rows x nclients of at least that");
@@ -215,9 +219,12 @@ public final class PerfArgsParser {
         throw ToolFailure.usage("--regionServers sizes the embedded cluster; it cannot be used "
           + "with --zk or --siteXml");
       }
-      if (!o.changes.isEmpty()) {
-        throw ToolFailure.usage("--changes/--patched turn change modules on in the embedded "
-          + "cluster only; on a real cluster set them in the region servers' hbase-site.xml");
+      boolean serverSide = o.changes.stream().anyMatch(n -> n.equals("all")
+        || !ChangeModules.byName(n).get().isClientSide());
+      if (serverSide) {
+        throw ToolFailure.usage("--changes/--patched turn server-side change modules on in the "
+          + "embedded cluster only; on a real cluster set them in the region servers' "
+          + "hbase-site.xml (client-side ones, such as timeline-reads, may be named alone)");
       }
     }
     boolean rowIndex = o.changes.contains("row-index")
@@ -357,6 +364,11 @@ public final class PerfArgsParser {
       String n = name.trim();
       if (n.isEmpty() || n.equals("none")) {
         continue;
+      }
+      Optional<String> elsewhere = ChangeModules.elsewhere(n);
+      if (elsewhere.isPresent()) {
+        throw ToolFailure.usage("--changes=" + n + " is not run by hbase-perf: "
+          + elsewhere.get());
       }
       if (!n.equals("all") && ChangeModules.byName(n).isEmpty()) {
         throw ToolFailure.usage("--changes: unknown change module '" + n + "'; known: all, "

@@ -60,6 +60,10 @@ final class PerfRun {
     this.tables = new TableManager(connection, options, cluster.embedded(), notes);
     this.runner = new CommandRunner(notes, terminal, options.progressInterval);
     this.notes = notes;
+    if (options.replicas == 1 && !ChangeModules.clientSide(options).isEmpty()) {
+      notes.println("timeline-reads: with --replicas=1 reads are STRONG, which its reader passes "
+        + "to HBase unchanged in every mode; use --replicas=2 or more for TIMELINE reads");
+    }
   }
 
   /** Everything run so far, loads included; complete once {@link #runAll} returns. */
@@ -76,7 +80,8 @@ final class PerfRun {
   synchronized AsyncConnection asyncConnection() {
     if (async == null) {
       try {
-        async = ConnectionFactory.createAsyncConnection(connection.getConfiguration())
+        async = ConnectionFactory.createAsyncConnection(
+          TimelineReads.clientConfiguration(options, connection.getConfiguration()))
           .get(options.connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ExecutionException | TimeoutException e) {
         throw ToolFailure.cluster("could not open an AsyncConnection", e);
@@ -224,6 +229,11 @@ final class PerfRun {
         state.loaded = true;
       }
       CommandResult r = new CommandResult(label, ctx, CommandResult.Purpose.MEASURE, m);
+      if (ctx.timeline != null && ctx.timeline.used()) {
+        r.reader = ctx.timeline.report();
+      } else if (ctx.notThroughReader() != null) {
+        r.notes.add(ctx.notThroughReader());
+      }
       results.add(r);
       return r;
     } catch (IOException e) {

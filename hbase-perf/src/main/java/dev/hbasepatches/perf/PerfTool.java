@@ -95,6 +95,10 @@ public final class PerfTool {
     try {
       options = PerfArgsParser.parse(args);
       JsonReport.checkWritable(options.jsonPath);
+      if (!options.changes.isEmpty()) {
+        // A named module missing from the classpath is refused before anything starts.
+        ChangeModules.select(options.changes, options.changeMode);
+      }
     } catch (ToolFailure f) {
       err.println("hbase-perf: " + f.getMessage());
       err.println("(hbase-perf --help lists the commands and options)");

@@ -71,7 +71,7 @@ final class ReplicaFailover {
   static final int SERVERS = 3;
   /** The read SLA the seed names. */
   static final long SLA_MILLIS = 50;
-  static final String READER_CLASS = "dev.hbasepatches.timeline.TimelineReader";
+  static final String READER_CLASS = TimelineReads.READER_CLASS;
   /** Threads issuing the open-loop reads; a read waits for one only when all are stuck. */
   static final int READ_THREADS = 200;
 

@@ -97,6 +97,12 @@ final class ResultTable {
       out.print(f("%s: JVM while it ran: %,d GC(s), %,d ms in GC, %s allocated per operation%n",
         who, r.jvm.gcCount, r.jvm.gcMillis, perOp < 0 ? "unknown bytes" : f("%,d bytes", perOp)));
     }
+    if (r.reader != null) {
+      out.print(f("%s: reads served by TimelineReader, mode %s: %,d Get(s), %,d multi-get(s) of "
+        + "%,d row(s), %,d scanner(s); its stats (PATCHED's hedged reads): %s%n", who,
+        r.reader.get("mode"), r.reader.get("gets"), r.reader.get("multiGets"),
+        r.reader.get("multiGetRows"), r.reader.get("scanners"), r.reader.get("stats")));
+    }
     r.notes.forEach(n -> out.println(who + ": " + n));
   }
 

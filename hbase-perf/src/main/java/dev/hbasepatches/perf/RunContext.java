@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
@@ -31,6 +32,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
 
 /** What every client of one command shares: the table, the data shape, and the tallies. */
 final class RunContext {
@@ -72,6 +74,10 @@ final class RunContext {
   /** Rows the YCSB workloads insert (D, E) and read (D's latest): after the loaded rows. */
   final InsertedRows inserted;
   private ZipfDistribution requestZipf;
+  /** See {@link #clientConf()}; made on first use. */
+  private Configuration clientConf;
+  /** timeline-reads' reader for the read commands, or null when it is off or while loading. */
+  final TimelineReads timeline;
   /** Where the async* commands get their AsyncConnection (one per run, made on first use). */
   java.util.function.Supplier<AsyncConnection> asyncSource;
 
@@ -96,6 +102,7 @@ final class RunContext {
     this.warmup = loading ? null : options.warmup;
     this.warmupOps = loading ? 0 : options.measureAfter;
     this.inserted = new InsertedRows(options.totalRows());
+    this.timeline = loading ? null : TimelineReads.forRun(options);
     this.written = verify && (command.writesRows() || command.kind() == Command.Kind.DELETE)
       ? new RowSet(options.totalRows()) : null;
     this.increments = verify && command.kind() == Command.Kind.MUTATE
@@ -109,6 +116,17 @@ final class RunContext {
     } else {
       this.opsPerClient = command.defaultOpsPerClient(options);
     }
+  }
+
+  /**
+   * The configuration the clients' own connections are made from: the run's, with the settings
+   * of client-side change modules (timeline-reads' mode) added when one is on.
+   */
+  synchronized Configuration clientConf() {
+    if (clientConf == null) {
+      clientConf = TimelineReads.clientConfiguration(options, connection.getConfiguration());
+    }
+    return clientConf;
   }
 
   /** Zipf ranks over the loaded rows for the YCSB workloads, built once per command. */
@@ -139,8 +157,7 @@ final class RunContext {
     }
     synchronized (clientConnections) {
       if (clientConnections[client] == null) {
-        clientConnections[client] = ConnectionFactory.createConnection(
-          connection.getConfiguration());
+        clientConnections[client] = ConnectionFactory.createConnection(clientConf());
       }
       return clientConnections[client];
     }
@@ -158,9 +175,8 @@ final class RunContext {
     synchronized (clientConnections) {
       if (clientAsyncConnections[client] == null) {
         try {
-          clientAsyncConnections[client] = ConnectionFactory.createAsyncConnection(
-            connection.getConfiguration()).get(options.connectTimeout.toMillis(),
-              TimeUnit.MILLISECONDS);
+          clientAsyncConnections[client] = ConnectionFactory.createAsyncConnection(clientConf())
+            .get(options.connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
           throw new IOException("client " + client + " could not open an AsyncConnection", e);
         } catch (InterruptedException e) {
@@ -169,6 +185,47 @@ final class RunContext {
         }
       }
       return clientAsyncConnections[client];
+    }
+  }
+
+  /**
+   * Why timeline-reads' reader does not serve this command although it is on, or null when it
+   * does (or is off, or the command reads nothing).
+   */
+  String notThroughReader() {
+    if (timeline == null || command.kind() == Command.Kind.WRITE
+      || command.kind() == Command.Kind.DELETE || command.kind() == Command.Kind.MUTATE
+      || command.kind() == Command.Kind.META) {
+      return null;
+    }
+    if (command.isAsync()) {
+      return "read through HBase's AsyncTable, not timeline-reads' reader (it serves the "
+        + "commands that read through a Table)";
+    }
+    if (command == Command.RANDOM_SEEK_SCAN) {
+      return "read through HBase's Table, not timeline-reads' reader: the command's page filter "
+        + "counts rows per server-side scanner, and the PATCHED reader's scanner opens one per "
+        + "batch, so the page would not end the scan";
+    }
+    return null;
+  }
+
+  /**
+   * The table client {@code client} reads through: with timeline-reads on, one whose Gets,
+   * multi-gets and scanners go to a TimelineReader of the client's own (over its Connection and
+   * AsyncConnection, closed with them), everything else to HBase's Table; else (and for the
+   * commands {@link #notThroughReader} names) HBase's Table.
+   */
+  Table readTableFor(int client) throws IOException {
+    Table plain = connectionFor(client).getTable(table);
+    if (timeline == null || notThroughReader() != null) {
+      return plain;
+    }
+    try {
+      return timeline.table(plain, connectionFor(client), asyncConnectionFor(client));
+    } catch (IOException | RuntimeException e) {
+      plain.close();
+      throw e;
     }
   }
 

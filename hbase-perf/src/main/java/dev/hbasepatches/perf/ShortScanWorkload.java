@@ -55,7 +55,7 @@ final class ShortScanWorkload extends ClientWorkload {
 
   @Override
   void open() throws IOException {
-    table = ctx.connectionFor(client).getTable(ctx.table);
+    table = ctx.readTableFor(client);
   }
 
   @Override

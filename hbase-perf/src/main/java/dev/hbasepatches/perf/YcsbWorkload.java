@@ -85,7 +85,7 @@ final class YcsbWorkload extends ClientWorkload {
     if (distribution != RequestDistribution.UNIFORM) {
       ctx.requestZipf();
     }
-    table = ctx.connectionFor(client).getTable(ctx.table);
+    table = ctx.readTableFor(client);
   }
 
   /** The operation mix of each workload, from one uniform draw. */

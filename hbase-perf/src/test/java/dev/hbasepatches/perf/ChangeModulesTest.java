@@ -19,13 +19,24 @@ package dev.hbasepatches.perf;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.perf.PerfOptions.ChangeMode;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
+import org.junit.Assume;
 import org.junit.Test;
 
 /** The registry of change modules: what each one sets, and what a missing one says. */
@@ -118,5 +129,115 @@ public class ChangeModulesTest {
     ToolFailure e = assertThrows(ToolFailure.class, () -> PerfArgsParser.parse(
       "--change=row-index", "--blockEncoding=FAST_DIFF", "scan"));
     assertEquals(ToolFailure.EXIT_USAGE, e.exitCode());
+  }
+
+  /** A client-side change: its mode goes to the clients, the servers (and cluster) stay as-is. */
+  @Test
+  public void timelineReadsSetsItsModeInTheClientsConfigurationOnly() {
+    ChangeModules.ChangeModule timeline = ChangeModules.byName("timeline-reads").orElseThrow();
+    assertTrue(timeline.isClientSide());
+    assertTrue(timeline.onClasspath());
+    for (ChangeMode mode : ChangeMode.values()) {
+      assertEquals(Map.of(), timeline.settings(mode));
+      assertEquals(Map.of(TimelineReads.MODE_KEY, mode.name()), timeline.clientSettings(mode));
+    }
+    PerfOptions with = PerfArgsParser.parse("--regionServers=2", "--replicas=2",
+      "--change=timeline-reads", "--mode=upstream", "randomRead");
+    PerfOptions without = PerfArgsParser.parse("--regionServers=2", "--replicas=2",
+      "randomRead");
+    assertEquals("the embedded cluster is the same one with or without it",
+      EmbeddedCluster.settings(without, null),
+      EmbeddedCluster.settings(with, ChangeModules.select(with.changes, with.changeMode)));
+    Configuration base = new Configuration(false);
+    Configuration clients = TimelineReads.clientConfiguration(with, base);
+    assertEquals("UPSTREAM", clients.get(TimelineReads.MODE_KEY));
+    assertNull("the run's own configuration is left alone", base.get(TimelineReads.MODE_KEY));
+    assertSame(base, TimelineReads.clientConfiguration(without, base));
+    // all (--patched) means the embedded cluster's modules; the reader is on only when named.
+    ChangeModules.Selection all = ChangeModules.select(List.of("all"));
+    assertFalse(all.present().contains(timeline));
+    assertTrue(all.skipped.toString(), all.skipped.stream()
+      .anyMatch(s -> s.startsWith("timeline-reads: client side")));
+    assertTrue(ChangeModules.select(List.of("all", "timeline-reads")).present()
+      .contains(timeline));
+    assertSame(base, TimelineReads.clientConfiguration(PerfArgsParser.parse("--patched",
+      "randomRead"), base));
+    // Server modules are still refused on a real cluster; a client-side one is not.
+    assertEquals(List.of("timeline-reads"), PerfArgsParser.parse("--zk=localhost",
+      "--change=timeline-reads", "randomRead").changes);
+    ToolFailure e = assertThrows(ToolFailure.class, () -> PerfArgsParser.parse("--zk=localhost",
+      "--change=quotas", "randomRead"));
+    assertTrue(e.getMessage(), e.getMessage().contains("embedded cluster only"));
+    e = assertThrows(ToolFailure.class, () -> PerfArgsParser.parse("--change=timeline-reads",
+      "replicaFailover"));
+    assertTrue(e.getMessage(), e.getMessage().contains("--failoverModes"));
+  }
+
+  @Test
+  public void localIndexPruningIsRefusedWithWhereItsExperimentRuns() throws Exception {
+    File json = new File(System.getProperty("java.io.tmpdir"), "hbase-perf-lip-"
+      + System.nanoTime() + ".json");
+    ToolRun r = ToolRun.plain("--change=local-index-pruning", "--mode=patched",
+      "--json=" + json.getPath(), "--rows=10", "randomRead");
+    assertEquals(r.toString(), ToolFailure.EXIT_USAGE, r.exitCode);
+    for (String part : new String[] { "--changes=local-index-pruning is not run by hbase-perf",
+      "Phoenix change", "hbasepatches.localindex.mode", "has no Phoenix", "LocalIndexPlanBenchmark",
+      "LocalIndexClusterScenario", "phoenix-patches/local-index-pruning/PATCH.md" }) {
+      assertTrue(part + " in\n" + r, r.err.contains(part));
+    }
+    assertFalse(r.toString(), r.err.contains("unknown change module"));
+    assertFalse("nothing written", json.exists());
+    r.assertNoStackTrace();
+    // A typo still gets the list of the modules there are.
+    r = ToolRun.plain("--change=timeline-read", "randomRead");
+    assertEquals(r.toString(), ToolFailure.EXIT_USAGE, r.exitCode);
+    assertTrue(r.err, r.err.contains("unknown change module 'timeline-read'; known: all, "));
+    assertTrue(r.err, r.err.contains("timeline-reads"));
+  }
+
+  /**
+   * The tool in a class loader of its own whose classpath lacks the timeline-reads module, as a
+   * user's without its jar: the run is refused before anything starts or is written.
+   */
+  @Test(timeout = 60_000)
+  public void timelineReadsMissingFromTheClasspathIsRefusedBeforeAnythingRuns() throws Exception {
+    List<URL> urls = new ArrayList<>();
+    boolean dropped = false;
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (entry.contains("timeline-reads")) {
+        dropped = true;
+      } else if (!entry.isEmpty()) {
+        urls.add(new File(entry).toURI().toURL());
+      }
+    }
+    Assume.assumeTrue("the module is not a separate classpath entry here", dropped);
+    File json = new File(System.getProperty("java.io.tmpdir"), "hbase-perf-tl-"
+      + System.nanoTime() + ".json");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code;
+    try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]),
+      ClassLoader.getPlatformClassLoader());
+      PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+      PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      Thread self = Thread.currentThread();
+      ClassLoader before = self.getContextClassLoader();
+      self.setContextClassLoader(loader);
+      try {
+        Class<?> tool = Class.forName(PerfTool.class.getName(), true, loader);
+        assertFalse(tool == PerfTool.class);
+        code = (Integer) tool.getMethod("run", String[].class, PrintStream.class,
+          PrintStream.class).invoke(null, new String[] { "--change=timeline-reads",
+            "--replicas=2", "--json=" + json.getPath(), "--rows=10", "randomRead" }, o, e);
+      } finally {
+        self.setContextClassLoader(before);
+      }
+    }
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertEquals(text, ToolFailure.EXIT_USAGE, code);
+    assertTrue(text, text.contains("timeline-reads (no class " + TimelineReads.READER_CLASS
+      + ")"));
+    assertFalse(text, text.contains("starting embedded minicluster"));
+    assertFalse("nothing written", json.exists());
   }
 }
