@@ -36,6 +36,10 @@
 #   PE_STOP_AT   a time (as date -d reads it, e.g. 05:10 UTC): no round starts after it
 #   PE_WARMUP    unmeasured runs of every case by each tool before the rounds (default 1)
 #
+# Each measured run's JVM is timed by /usr/bin/time when it is there (raw/*.time: elapsed, user
+# and system CPU seconds, comma-separated), and the summary compares the client JVMs' CPU per
+# row (start-up, JIT and GC included).
+#
 # The cluster is hbase-perf's embedded one (dev.hbasepatches.perf.ServeCluster: one region
 # server, local file system) in a JVM of its own; both tools reach it through ZooKeeper. First
 # PE's sequentialWrite fills the table (rows x the largest client count), so the read commands
@@ -133,10 +137,16 @@ rows_for() { # command: PE_ROWS_<command> if set, else ROWS_PER_CLIENT
   fi
   echo "$n"
 }
+timer() { # time file: /usr/bin/time writing elapsed, user and system seconds to it, if there
+  if [[ -x /usr/bin/time ]]; then
+    echo /usr/bin/time -f %e,%U,%S -o "$1"
+  fi
+}
 run_perf() { # command clients round [record [rows]]
   local f="raw/hbase-perf-$1-$2-$3.json" n
   n="${5:-$(rows_for "$1")}"
-  flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" -cp "$jar" dev.hbasepatches.perf.PerfTool \
+  # shellcheck disable=SC2046
+  flock "$lock" $(timer "$out/raw/hbase-perf-$1-$2-$3.time") "$java_bin" -Xms2g -Xmx2g "${opens[@]}" -cp "$jar" dev.hbasepatches.perf.PerfTool \
     --zk="localhost:$port" --progress=0 --nomapred --rows="$n" "${extra[@]}" \
     --json="$out/$f" "$1" "$2" > "$out/raw/hbase-perf-$1-$2-$3.out" 2>&1
   if [[ "${4:-yes}" == yes ]]; then
@@ -146,7 +156,8 @@ run_perf() { # command clients round [record [rows]]
 run_pe() { # command clients round [record [rows]]
   local f="raw/pe-$1-$2-$3.log" n
   n="${5:-$(rows_for "$1")}"
-  flock "$lock" "$java_bin" -Xms2g -Xmx2g "${opens[@]}" \
+  # shellcheck disable=SC2046
+  flock "$lock" $(timer "$out/raw/pe-$1-$2-$3.time") "$java_bin" -Xms2g -Xmx2g "${opens[@]}" \
     -Dlog4j.configuration="file:$log4j" -cp "$pe_dir/*:$jar" \
     org.apache.hadoop.hbase.PerformanceEvaluation -Dhbase.zookeeper.quorum=localhost \
     -Dhbase.zookeeper.property.clientPort="$port" --nomapred --rows="$n" "${extra[@]}" \

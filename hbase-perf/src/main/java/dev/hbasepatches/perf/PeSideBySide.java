@@ -41,7 +41,9 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * 95% Student-t interval on the log scale), with a verdict against the ±10% target; the same for
  * mean, median and 99th-percentile latency, where both tools report them (PE reports each
  * client's percentiles, from its metrics histogram's sample; with more than one client the mean of
- * the clients' figures stands for the run's, and a pair whose PE figure is 0 gives no ratio).
+ * the clients' figures stands for the run's, and a pair whose PE figure is 0 gives no ratio);
+ * and, where the script timed each run's JVM ({@code .time} beside its output), the client JVM's
+ * user + system CPU per row.
  *
  * <p>Reads {@code DIR/runs.tsv} (command, clients, round, tool, rows per client, file) and each
  * run's file: this tool's --json report, PE's log. Writes {@code DIR/table.md},
@@ -61,6 +63,8 @@ public final class PeSideBySide {
     final double meanLatencyMicros;
     final double p50Micros;
     final double p99Micros;
+    /** The client JVM's user + system CPU per row in microseconds, NaN when not timed. */
+    double cpuMicrosPerRow = Double.NaN;
 
     Run(String command, int clients, int round, String tool, double[] figures) {
       this.command = command;
@@ -73,9 +77,10 @@ public final class PeSideBySide {
       this.p99Micros = figures[3];
     }
 
-    /** Latency figure {@code k}: 0 mean, 1 median, 2 99th percentile. */
+    /** Figure {@code k}: 0 mean, 1 median, 2 99th-percentile latency, 3 client CPU per row. */
     double latency(int k) {
-      return k == 0 ? meanLatencyMicros : k == 1 ? p50Micros : p99Micros;
+      return k == 0 ? meanLatencyMicros : k == 1 ? p50Micros : k == 2 ? p99Micros
+        : cpuMicrosPerRow;
     }
   }
 
@@ -198,6 +203,20 @@ public final class PeSideBySide {
     return e == null || e.isJsonNull() ? Double.NaN : e.getAsDouble();
   }
 
+  /**
+   * User + system CPU seconds from a /usr/bin/time file written with {@code -f %e,%U,%S}: its
+   * last line (a line before it, if any, is the command's exit status note).
+   */
+  static double cpuSeconds(String timeFile) {
+    String[] lines = timeFile.trim().split("\n");
+    String[] f = lines[lines.length - 1].trim().split(",");
+    if (f.length != 3) {
+      throw new IllegalArgumentException("not an 'elapsed,user,system' line: "
+        + lines[lines.length - 1]);
+    }
+    return Double.parseDouble(f[1]) + Double.parseDouble(f[2]);
+  }
+
   static List<Run> read(Path dir) throws IOException {
     List<Run> runs = new ArrayList<>();
     for (String line : Files.readAllLines(dir.resolve("runs.tsv"), StandardCharsets.UTF_8)) {
@@ -212,19 +231,27 @@ public final class PeSideBySide {
       long rows = Long.parseLong(f[4]);
       String text = Files.readString(dir.resolve(f[5]), StandardCharsets.UTF_8);
       double[] v = tool.equals("pe") ? parsePe(text, clients, rows) : parsePerf(text, command);
-      runs.add(new Run(command, clients, round, tool, v));
+      Run run = new Run(command, clients, round, tool, v);
+      Path time = dir.resolve(f[5].replaceFirst("\\.[a-z]+$", ".time"));
+      if (Files.exists(time)) {
+        run.cpuMicrosPerRow = cpuSeconds(Files.readString(time, StandardCharsets.UTF_8)) * 1e6
+          / ((double) rows * clients);
+      }
+      runs.add(run);
     }
     return runs;
   }
 
-  private static final String[] LATENCY_NAMES = { "mean", "median", "p99" };
+  /** The per-pair figures compared besides throughput, in their columns' order. */
+  private static final String[] FIGURES = { "mean latency", "median latency", "p99 latency",
+    "client CPU per row" };
 
   static String summarise(List<Run> runs, Path dir) throws IOException {
     Map<String, List<Run[]>> byCase = new LinkedHashMap<>();
     List<String> pairLines = new ArrayList<>();
     pairLines.add("command,clients,round,pe rows/s,hbase-perf rows/s,ratio,pe mean us,"
       + "hbase-perf mean us,latency ratio,pe median us,hbase-perf median us,pe p99 us,"
-      + "hbase-perf p99 us");
+      + "hbase-perf p99 us,pe client cpu us/row,hbase-perf client cpu us/row");
     for (Run pe : runs) {
       if (!pe.tool.equals("pe")) {
         continue;
@@ -235,22 +262,25 @@ public final class PeSideBySide {
           byCase.computeIfAbsent(pe.command + "\t" + pe.clients, k -> new ArrayList<>())
             .add(new Run[] { pe, ours });
           pairLines.add(String.format(Locale.ROOT,
-            "%s,%d,%d,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,%.1f,%.1f,%.1f,%.1f", pe.command, pe.clients,
+            "%s,%d,%d,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,%.1f,%.1f,%.1f,%.1f,%s,%s", pe.command,
+            pe.clients,
             pe.round, pe.rowsPerSecond, ours.rowsPerSecond, ours.rowsPerSecond / pe.rowsPerSecond,
             pe.meanLatencyMicros, ours.meanLatencyMicros,
             ours.meanLatencyMicros / pe.meanLatencyMicros, pe.p50Micros, ours.p50Micros,
-            pe.p99Micros, ours.p99Micros));
+            pe.p99Micros, ours.p99Micros, csvFigure(pe.cpuMicrosPerRow),
+            csvFigure(ours.cpuMicrosPerRow)));
         }
       }
     }
     StringBuilder md = new StringBuilder();
     StringBuilder csv = new StringBuilder("command,clients,pairs,pe rows/s (geo mean),"
       + "hbase-perf rows/s (geo mean),throughput ratio,low,high,verdict,latency ratio,low,high,"
-      + "median latency ratio,low,high,p99 latency ratio,low,high\n");
+      + "median latency ratio,low,high,p99 latency ratio,low,high,client cpu per row ratio,low,"
+      + "high\n");
     md.append("| command | clients | pairs | PE rows/s | hbase-perf rows/s | hbase-perf / PE "
       + "throughput [95% CI] | within ±10% | mean latency hbase-perf / PE [95% CI] | median "
-      + "latency [95% CI] | p99 latency [95% CI] |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+      + "latency [95% CI] | p99 latency [95% CI] | client CPU per row [95% CI] |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Map.Entry<String, List<Run[]>> e : byCase.entrySet()) {
       String[] k = e.getKey().split("\t");
       List<Run[]> pairs = e.getValue();
@@ -272,7 +302,7 @@ public final class PeSideBySide {
       csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.4f,%s,%s,%s", k[0], k[1], t.n,
         pairedRatio(peRates).estimate, pairedRatio(ourRates).estimate, t.estimate,
         csvBound(t.low), csvBound(t.high), t.verdict()));
-      for (int f = 0; f < LATENCY_NAMES.length; f++) {
+      for (int f = 0; f < FIGURES.length; f++) {
         Interval l = latencyRatio(pairs, f);
         md.append(' ').append(l == null ? "n/a" : shown(l)).append(" |");
         csv.append(',').append(l == null ? "" : String.format(Locale.ROOT, "%.4f", l.estimate))
@@ -290,9 +320,9 @@ public final class PeSideBySide {
   }
 
   /**
-   * hbase-perf / PE for latency figure {@code f} over the pairs where both tools gave it above 0
-   * (PE's median of a scan is 0 us: most rows come from the client's cache); null ("n/a" in the
-   * table) when no pair did.
+   * hbase-perf / PE for figure {@code f} ({@link Run#latency}) over the pairs where both tools
+   * gave it above 0 (PE's median of a scan is 0 us: most rows come from the client's cache);
+   * null ("n/a" in the table) when no pair did.
    */
   static Interval latencyRatio(List<Run[]> pairs, int f) {
     List<Double> ratios = new ArrayList<>();
@@ -314,6 +344,10 @@ public final class PeSideBySide {
         i.n == 1 ? "" : "s");
     }
     return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", i.estimate, i.low, i.high);
+  }
+
+  private static String csvFigure(double v) {
+    return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.2f", v);
   }
 
   private static String csvBound(double b) {

@@ -116,6 +116,10 @@ public class PeSideBySideTest {
           + "{\"mean\":1.0}},{\"command\":\"randomRead\",\"purpose\":\"measure\","
           + "\"rowsPerSecond\":" + (1000 + r) + ".0,\"latencyMicros\":{\"mean\":100.0,"
           + "\"p50\":90.0,\"p99\":330.0}}]}");
+        // The client JVMs' CPU: PE 2.0 s, hbase-perf 1.5 s for 1,000 rows (1,500 us a row).
+        Files.writeString(dir.resolve("pe-" + r + ".time"), "12.00,1.50,0.50\n");
+        Files.writeString(dir.resolve("perf-" + r + ".time"), "Command exited with non-zero "
+          + "status 1\n11.00,1.25,0.25\n");
         runs.append("randomRead\t1\t").append(r).append("\tpe\t1000\tpe-").append(r)
           .append(".log\n");
         runs.append("randomRead\t1\t").append(r).append("\thbase-perf\t1000\tperf-").append(r)
@@ -125,10 +129,11 @@ public class PeSideBySideTest {
       String md = PeSideBySide.summarise(PeSideBySide.read(dir), dir);
       assertTrue(md, md.contains("| randomRead | 1 | 5 | 1,000 | 1,003 | 1.003 ["));
       assertTrue(md, md.contains("| met | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | "
-        + "1.100 [1.100, 1.100] |"));
+        + "1.100 [1.100, 1.100] | 0.750 [0.750, 0.750] |"));
       List<String> pairs = Files.readAllLines(dir.resolve("pairs.csv"));
       assertEquals(6, pairs.size());
       assertTrue(pairs.get(1), pairs.get(1).startsWith("randomRead,1,1,1000.0,1001.0,1.0010,"));
+      assertTrue(pairs.get(1), pairs.get(1).endsWith(",2000.00,1500.00"));
     } finally {
       try (var files = Files.list(dir)) {
         for (Path p : (Iterable<Path>) files::iterator) {
