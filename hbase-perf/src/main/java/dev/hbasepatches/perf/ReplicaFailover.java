@@ -21,8 +21,6 @@ import dev.hbasepatches.perf.PerfOptions.ChangeMode;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -309,59 +307,54 @@ final class ReplicaFailover {
         }
       };
     }
+    AsyncConnection async = null;
     try {
-      AsyncConnection async = ConnectionFactory.createAsyncConnection(conf).get(60,
-        TimeUnit.SECONDS);
-      Class<?> type = Class.forName(READER_CLASS);
-      Object reader = type.getMethod("create", Connection.class, AsyncConnection.class,
-        TableName.class).invoke(null, conn, async, name);
-      Method get = type.getMethod("get", Get.class);
-      Method stats = type.getMethod("stats");
+      async = ConnectionFactory.createAsyncConnection(conf).get(60, TimeUnit.SECONDS);
+      TimelineReads reads = TimelineReads.load();
+      Object reader = reads.open(conn, async, name);
+      AsyncConnection asyncConn = async;
       return new Reader() {
         @Override
         public Result get(Get g) throws IOException {
-          try {
-            return (Result) get.invoke(reader, g.setConsistency(Consistency.TIMELINE));
-          } catch (InvocationTargetException e) {
-            Throwable c = e.getCause();
-            if (c instanceof IOException) {
-              throw (IOException) c;
-            }
-            throw new IOException(c);
-          } catch (IllegalAccessException e) {
-            throw new IOException(e);
-          }
+          return reads.get(reader, g.setConsistency(Consistency.TIMELINE));
         }
 
         @Override
         public String stats() {
-          try {
-            return String.valueOf(stats.invoke(reader));
-          } catch (ReflectiveOperationException e) {
-            return "";
-          }
+          return reads.stats(reader);
         }
 
         @Override
         public void close() throws IOException {
           ((Closeable) reader).close();
-          async.close();
+          asyncConn.close();
           conn.close();
         }
       };
-    } catch (InvocationTargetException e) {
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(async);
       conn.close();
-      throw new IOException("TimelineReader.create failed: "
-        + ToolFailure.describe(e.getCause()), e.getCause());
-    } catch (ReflectiveOperationException | java.util.concurrent.ExecutionException
-      | java.util.concurrent.TimeoutException e) {
+      throw e instanceof IOException ? (IOException) e
+        : new IOException("could not build the timeline-reads reader: "
+          + ToolFailure.describe(e), e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       conn.close();
-      throw new IOException("could not build the timeline-reads reader: "
+      throw new IOException("could not open the timeline-reads reader's AsyncConnection: "
         + ToolFailure.describe(e), e);
     } catch (InterruptedException e) {
       conn.close();
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);
+    }
+  }
+
+  private static void closeQuietly(Closeable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        // The reader failed already; that failure is the one reported.
+      }
     }
   }
 

@@ -34,6 +34,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 
@@ -53,6 +54,12 @@ final class TimelineReads {
   static final String READER_CLASS = "dev.hbasepatches.timeline.TimelineReader";
   /** The module's key for its mode (TimelineMode.KEY), set in the clients' configuration. */
   static final String MODE_KEY = "hbasepatches.timeline.mode";
+
+  /** The Table calls the proxy hands to the reader, compared as methods, not by name. */
+  private static final Method TABLE_GET = tableMethod("get", Get.class);
+  private static final Method TABLE_GET_LIST = tableMethod("get", List.class);
+  private static final Method TABLE_SCANNER = tableMethod("getScanner", Scan.class);
+  private static final Method TABLE_CLOSE = tableMethod("close");
 
   private final Method create;
   private final Method get;
@@ -86,10 +93,58 @@ final class TimelineReads {
     }
   }
 
+  private static Method tableMethod(String name, Class<?>... parameters) {
+    try {
+      return Table.class.getMethod(name, parameters);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException("HBase's Table has no " + name, e);
+    }
+  }
+
   /** The reader for {@code options}' command runs, or null when timeline-reads is not on. */
   static TimelineReads forRun(PerfOptions options) {
     return ChangeModules.clientSide(options).stream()
-      .anyMatch(m -> m.probeClass().equals(READER_CLASS)) ? new TimelineReads() : null;
+      .anyMatch(m -> m.probeClass().equals(READER_CLASS)) ? load() : null;
+  }
+
+  /** The module's reader class, looked up; a usage failure when it is missing or unknown. */
+  static TimelineReads load() {
+    return new TimelineReads();
+  }
+
+  /** A new TimelineReader over {@code conn} and {@code async} (mode from their configuration). */
+  Object open(Connection conn, AsyncConnection async, TableName name) throws IOException {
+    try {
+      Object reader = create.invoke(null, conn, async, name);
+      readerMode = String.valueOf(mode.invoke(reader));
+      return reader;
+    } catch (InvocationTargetException e) {
+      throw new IOException("TimelineReader.create failed: "
+        + ToolFailure.describe(e.getCause()), e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /** {@code reader.get(get)}, throwing what the reader threw. */
+  Result get(Object reader, Get get) throws IOException {
+    try {
+      return (Result) this.get.invoke(reader, get);
+    } catch (InvocationTargetException e) {
+      Throwable c = e.getCause();
+      throw c instanceof IOException ? (IOException) c : new IOException(c);
+    } catch (IllegalAccessException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /** The reader's own counters as it prints them, or "" if they cannot be read. */
+  String stats(Object reader) {
+    try {
+      return String.valueOf(stats.invoke(reader));
+    } catch (ReflectiveOperationException e) {
+      return "";
+    }
   }
 
   /**
@@ -113,16 +168,7 @@ final class TimelineReads {
    * the reader and {@code plain}. The reader takes its mode from {@code async}'s configuration.
    */
   Table table(Table plain, Connection conn, AsyncConnection async) throws IOException {
-    Object reader;
-    try {
-      reader = create.invoke(null, conn, async, plain.getName());
-      readerMode = String.valueOf(mode.invoke(reader));
-    } catch (InvocationTargetException e) {
-      throw new IOException("TimelineReader.create failed: "
-        + ToolFailure.describe(e.getCause()), e.getCause());
-    } catch (IllegalAccessException e) {
-      throw new IOException(e);
-    }
+    Object reader = open(conn, async, plain.getName());
     InvocationHandler h = (proxy, method, args) -> {
       if (method.getDeclaringClass() == Object.class) {
         switch (method.getName()) {
@@ -134,21 +180,20 @@ final class TimelineReads {
             return "TimelineReader over " + plain;
         }
       }
-      Class<?>[] p = method.getParameterTypes();
-      if (method.getName().equals("get") && p.length == 1 && p[0] == Get.class) {
+      if (method.equals(TABLE_GET)) {
         gets.increment();
         return call(get, reader, args);
       }
-      if (method.getName().equals("get") && p.length == 1 && p[0] == List.class) {
+      if (method.equals(TABLE_GET_LIST)) {
         multiGets.increment();
         multiGetRows.add(((List<?>) args[0]).size());
         return call(getList, reader, args);
       }
-      if (method.getName().equals("getScanner") && p.length == 1 && p[0] == Scan.class) {
+      if (method.equals(TABLE_SCANNER)) {
         scanners.increment();
         return call(getScanner, reader, args);
       }
-      if (method.getName().equals("close") && p.length == 0) {
+      if (method.equals(TABLE_CLOSE)) {
         try {
           addStats(call(stats, reader));
           ((Closeable) reader).close();
