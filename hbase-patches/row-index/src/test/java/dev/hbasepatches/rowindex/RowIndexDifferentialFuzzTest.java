@@ -82,16 +82,9 @@ public class RowIndexDifferentialFuzzTest {
   public void rowIndexReadsLikeNoneWithOursAndUpstreams() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
     int reads = Integer.getInteger("hbasepatches.fuzz.reads", 60);
-    FuzzCensus.Coverage coverage = new FuzzCensus.Coverage();
-    for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
-      System.out.println("RowIndexDifferentialFuzzTest seed=" + seed + " tables=" + tables
-        + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-      FuzzSeeds.forEachTable("RowIndexDifferentialFuzzTest", seed, tables, EXTRAS,
-        (t, random, extras, progress) ->
-          fuzzOneTable(seed, t, random, extras, reads, progress, coverage));
-    }
-    System.out.println("RowIndexDifferentialFuzzTest coverage: " + coverage);
-    coverage.assertReal("RowIndexDifferentialFuzzTest", reads >= 20);
+    FuzzSeeds.run("RowIndexDifferentialFuzzTest", FIXED_SEEDS, tables, reads, EXTRAS,
+      (seed, t, random, extras, progress, coverage) ->
+        fuzzOneTable(seed, t, random, extras, reads, progress, coverage));
   }
 
   /** Mixed into a table's seed for its {@code extras} stream. */

@@ -73,16 +73,9 @@ public class SeekSkipDifferentialFuzzTest {
   public void everyModeReturnsUpstreamsCells() throws Exception {
     int tables = Integer.getInteger("hbasepatches.fuzz.tables", 3);
     int reads = Integer.getInteger("hbasepatches.fuzz.reads", 80);
-    FuzzCensus.Coverage coverage = new FuzzCensus.Coverage();
-    for (long seed : FuzzSeeds.seeds(FIXED_SEEDS)) {
-      System.out.println("SeekSkipDifferentialFuzzTest seed=" + seed + " tables=" + tables
-        + " reads=" + reads + " (replay: -Dhbasepatches.fuzz.seed=" + seed + ")");
-      FuzzSeeds.forEachTable("SeekSkipDifferentialFuzzTest", seed, tables, EXTRAS,
-        (t, random, extras, progress) ->
-          fuzzOneTable(seed, t, random, extras, reads, progress, coverage));
-    }
-    System.out.println("SeekSkipDifferentialFuzzTest coverage: " + coverage);
-    coverage.assertReal("SeekSkipDifferentialFuzzTest", reads >= 20);
+    FuzzSeeds.run("SeekSkipDifferentialFuzzTest", FIXED_SEEDS, tables, reads, EXTRAS,
+      (seed, t, random, extras, progress, coverage) ->
+        fuzzOneTable(seed, t, random, extras, reads, progress, coverage));
   }
 
   /** Mixed into a table's seed for its {@code extras} stream. */

@@ -108,4 +108,30 @@ public final class FuzzSeeds {
       });
     }
   }
+
+  /** One table of one seed, with the run's coverage tally. */
+  @FunctionalInterface
+  public interface SeededTable {
+    void fuzz(long seed, int table, Random random, Random extras, Bounded.Progress progress,
+      FuzzCensus.Coverage coverage) throws Exception;
+  }
+
+  /**
+   * A differential fuzz test's whole run: for every seed ({@link #seeds}), prints the line that
+   * replays it and runs its tables ({@link #forEachTable}); then prints the coverage and fails
+   * unless every drawn option took effect ({@link FuzzCensus.Coverage#assertReal}, limited scans
+   * expected from 20 reads per table up).
+   */
+  public static void run(String test, long[] fixed, int tables, int reads, long extrasSalt,
+    SeededTable body) throws Exception {
+    FuzzCensus.Coverage coverage = new FuzzCensus.Coverage();
+    for (long seed : seeds(fixed)) {
+      System.out.println(test + " seed=" + seed + " tables=" + tables + " reads=" + reads
+        + " (replay: -D" + SEED + "=" + seed + ")");
+      forEachTable(test, seed, tables, extrasSalt,
+        (t, random, extras, progress) -> body.fuzz(seed, t, random, extras, progress, coverage));
+    }
+    System.out.println(test + " coverage: " + coverage);
+    coverage.assertReal(test, reads >= 20);
+  }
 }
