@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 
 /**
@@ -271,6 +272,22 @@ public final class ChangeModules {
     }
     return select(o.changes, o.changeMode).present().stream().filter(ChangeModule::isClientSide)
       .collect(Collectors.toList());
+  }
+
+  /**
+   * The configuration the clients connect with: {@code base} itself when no client-side change
+   * is on, else a copy with those changes' settings (timeline-reads: its mode key).
+   */
+  static Configuration clientConfiguration(PerfOptions options, Configuration base) {
+    List<ChangeModule> modules = clientSide(options);
+    if (modules.isEmpty()) {
+      return base;
+    }
+    Configuration conf = new Configuration(base);
+    for (ChangeModule m : modules) {
+      m.clientSettings(options.changeMode).forEach(conf::set);
+    }
+    return conf;
   }
 
   /** What --changes asked for, split into the modules found and those missing. */

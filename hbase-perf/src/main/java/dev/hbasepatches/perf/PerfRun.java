@@ -81,7 +81,7 @@ final class PerfRun {
     if (async == null) {
       try {
         async = ConnectionFactory.createAsyncConnection(
-          TimelineReads.clientConfiguration(options, connection.getConfiguration()))
+          ChangeModules.clientConfiguration(options, connection.getConfiguration()))
           .get(options.connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ExecutionException | TimeoutException e) {
         throw ToolFailure.cluster("could not open an AsyncConnection", e);

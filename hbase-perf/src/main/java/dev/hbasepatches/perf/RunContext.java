@@ -124,7 +124,7 @@ final class RunContext {
    */
   synchronized Configuration clientConf() {
     if (clientConf == null) {
-      clientConf = TimelineReads.clientConfiguration(options, connection.getConfiguration());
+      clientConf = ChangeModules.clientConfiguration(options, connection.getConfiguration());
     }
     return clientConf;
   }

@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
@@ -145,22 +144,6 @@ final class TimelineReads {
     } catch (ReflectiveOperationException e) {
       return "";
     }
-  }
-
-  /**
-   * The configuration the clients connect with: {@code base} itself when no client-side change
-   * is on, else a copy with those changes' settings (timeline-reads: its mode key).
-   */
-  static Configuration clientConfiguration(PerfOptions options, Configuration base) {
-    List<ChangeModules.ChangeModule> modules = ChangeModules.clientSide(options);
-    if (modules.isEmpty()) {
-      return base;
-    }
-    Configuration conf = new Configuration(base);
-    for (ChangeModules.ChangeModule m : modules) {
-      m.clientSettings(options.changeMode).forEach(conf::set);
-    }
-    return conf;
   }
 
   /**

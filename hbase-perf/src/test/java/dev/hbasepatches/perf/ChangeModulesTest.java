@@ -149,10 +149,10 @@ public class ChangeModulesTest {
       EmbeddedCluster.settings(without, null),
       EmbeddedCluster.settings(with, ChangeModules.select(with.changes, with.changeMode)));
     Configuration base = new Configuration(false);
-    Configuration clients = TimelineReads.clientConfiguration(with, base);
+    Configuration clients = ChangeModules.clientConfiguration(with, base);
     assertEquals("UPSTREAM", clients.get(TimelineReads.MODE_KEY));
     assertNull("the run's own configuration is left alone", base.get(TimelineReads.MODE_KEY));
-    assertSame(base, TimelineReads.clientConfiguration(without, base));
+    assertSame(base, ChangeModules.clientConfiguration(without, base));
     // all (--patched) means the embedded cluster's modules; the reader is on only when named.
     ChangeModules.Selection all = ChangeModules.select(List.of("all"));
     assertFalse(all.present().contains(timeline));
@@ -160,7 +160,7 @@ public class ChangeModulesTest {
       .anyMatch(s -> s.startsWith("timeline-reads: client side")));
     assertTrue(ChangeModules.select(List.of("all", "timeline-reads")).present()
       .contains(timeline));
-    assertSame(base, TimelineReads.clientConfiguration(PerfArgsParser.parse("--patched",
+    assertSame(base, ChangeModules.clientConfiguration(PerfArgsParser.parse("--patched",
       "randomRead"), base));
     // Server modules are still refused on a real cluster; a client-side one is not.
     assertEquals(List.of("timeline-reads"), PerfArgsParser.parse("--zk=localhost",
