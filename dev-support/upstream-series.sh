@@ -152,6 +152,10 @@ resolve_ref() {
   echo "$ref"
 }
 
+# One hash over the series' files, in order: check.txt records it, and the build checks that the
+# committed check.txt still describes the committed series (upstream-patches.sh fresh).
+series_sha() { cat "$@" | sha256sum | cut -c1-64; }
+
 # Surefire's report files under the given modules: "<run> <failures> <errors> <skipped> <classes>".
 count_tests() {
   local wt="$1"; shift
@@ -327,6 +331,8 @@ check_one() {
       echo "target:     $kind $target"
       echo "ref:        $ref = $commit ($cdate)"
       echo "series:     $(for s in "${series[@]}"; do basename "$s"; done | paste -sd' ' -)"
+      echo "series-sha256: $(series_sha "${series[@]}")"
+      [ -f "$dir/upstream/$target/tests.txt" ] && echo "tests-sha256:  $(series_sha "$dir/upstream/$target/tests.txt")"
       echo "run:        $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(java -version 2>&1 | head -1), $(mvn -v 2>/dev/null | head -1 | sed 's/ (.*//')"
       [ -n "$THIRDPARTY" ] && [ "$kind" = HBase ] && echo "workaround: hbase-thirdparty $THIRDPARTY, internal protobuf ${PROTOBUF:-default} (BUILDING.md)"
       [ -n "$SPOTLESS" ] && echo "workaround: spotless-maven-plugin $SPOTLESS for the style check (BUILDING.md)"
