@@ -69,13 +69,26 @@ public final class UpstreamPatchCompiler {
         Path tree = base.resolve("tree");
         Path classes = base.resolve("classes");
         Path testClasses = base.resolve("test-classes");
-        compile(javac, files, release, sources(tree, "/src/main/java/"), mainJars, classes,
-          base + ": the patched main files do not compile against upstream's jars");
+        if (!compile(javac, files, release, sources(tree, "/src/main/java/"), mainJars, classes)) {
+          System.err.println("upstream-patches: " + base
+            + ": the patched main files do not compile against upstream's jars");
+          System.exit(1);
+        }
         List<File> testPath = new ArrayList<>();
         testPath.add(classes.toFile());
         testPath.addAll(all);
-        compile(javac, files, release, sources(tree, "/src/test/java/"), testPath, testClasses,
-          base + ": the series' tests do not compile against upstream's test jars");
+        // A branch's series may test with that branch's newer test API (a helper the release
+        // lacks); those tests are built and run by dev-support/upstream-series.sh on the branch
+        // itself, so here they are reported and left out, not failed. The main files above must
+        // compile: they are what the project measures against the release.
+        if (!compile(javac, files, release, sources(tree, "/src/test/java/"), testPath,
+          testClasses)) {
+          System.err.println("upstream-patches: " + base + ": the series' tests do not compile"
+            + " against this release's test jars (javac above); they are left to"
+            + " dev-support/upstream-series.sh, which runs them on the branch");
+          deleteTree(testClasses);
+          Files.createDirectories(testClasses);
+        }
       }
     }
   }
@@ -88,11 +101,11 @@ public final class UpstreamPatchCompiler {
     }
   }
 
-  private static void compile(JavaCompiler javac, StandardJavaFileManager files, String release,
-    List<File> sources, List<File> classpath, Path out, String failure) throws IOException {
+  private static boolean compile(JavaCompiler javac, StandardJavaFileManager files,
+    String release, List<File> sources, List<File> classpath, Path out) throws IOException {
     Files.createDirectories(out);
     if (sources.isEmpty()) {
-      return;
+      return true;
     }
     files.setLocation(StandardLocation.CLASS_PATH, classpath);
     files.setLocation(StandardLocation.CLASS_OUTPUT, Arrays.asList(out.toFile()));
@@ -101,9 +114,18 @@ public final class UpstreamPatchCompiler {
     // the class path, from being compiled into the output.
     List<String> options = Arrays.asList("--release", release, "-implicit:none", "-proc:none",
       "-nowarn", "-Xlint:none", "-XDsuppressNotes");
-    if (!javac.getTask(null, files, null, options, null, units).call()) {
-      System.err.println("upstream-patches: " + failure);
-      System.exit(1);
+    return javac.getTask(null, files, null, options, null, units).call();
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
+        Files.delete(p);
+      }
     }
   }
+
 }
