@@ -15,8 +15,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-# Runs upstream HBase's PerformanceEvaluation (2.6.1, from hbase-mapreduce's tests jar on Maven
-# Central) and hbase-perf side by side on the same embedded minicluster with the same command
+# Runs upstream HBase's PerformanceEvaluation (from hbase-mapreduce's tests jar on Maven Central,
+# the HBase release inside the tool's jar: see PE_HBASE_VERSION) and hbase-perf side by side on the same embedded minicluster with the same command
 # line and the same table: for each command and client count, ROUNDS pairs of runs, the two
 # tools alternating which goes first, each measured run a JVM of its own under the JMH lock
 # (flock /tmp/hbasepatches-jmh.lock). Then summarises hbase-perf / PE throughput and mean
@@ -33,6 +33,12 @@
 #   PE_OPTS      more options given to both tools (e.g. --valueSize=100)
 #   HBASE_PERF_JAR  the tool's jar (default hbase-perf/target/hbase-perf.jar; a classpath works)
 #   PE_JARS      where PE's jars are fetched to (default hbase-perf/target/pe)
+#   PE_HBASE_VERSION, PE_HADOOP_VERSION  the HBase release whose PE runs and the Hadoop whose
+#                MapReduce jar it takes (default: the hbase-client and hadoop-common versions in
+#                the tool's jar, i.e. the build's pins: 2.6.4-hadoop3 and 3.4.2 by default,
+#                2.6.1-hadoop3 and 3.3.5 with -Phbase-2.6.1). Where Central has no
+#                hbase-mapreduce of a -hadoop3 release (2.6.4-hadoop3), the plain build of the
+#                same release is taken: PE runs with --nomapred, on the tool's HBase client jars.
 #   PE_STOP_AT   a time (as date -d reads it, e.g. 05:10 UTC): no round starts after it
 #   PE_WARMUP    unmeasured runs of every case by each tool before the rounds (default 1)
 #
@@ -72,14 +78,33 @@ if [[ "$jar" != *:* && ! -f "$jar" ]]; then
   echo "pe-side-by-side.sh: no $jar; build it: mvn -B package -DskipTests -pl hbase-perf -am" >&2
   exit 2
 fi
+jar_version() { # jar groupId/artifactId: the version of that artifact the (shaded) jar holds
+  [[ "$1" != *:* ]] && unzip -p "$1" "META-INF/maven/$2/pom.properties" 2>/dev/null \
+    | sed -n 's/^version=//p' | tr -d '\r' | head -1
+}
+pe_hbase="${PE_HBASE_VERSION:-$(jar_version "$jar" org.apache.hbase/hbase-client || true)}"
+pe_hadoop="${PE_HADOOP_VERSION:-$(jar_version "$jar" org.apache.hadoop/hadoop-common || true)}"
+if [[ -z "$pe_hbase" || -z "$pe_hadoop" ]]; then
+  echo "pe-side-by-side.sh: cannot read the HBase and Hadoop versions from $jar; set PE_HBASE_VERSION and PE_HADOOP_VERSION" >&2
+  exit 2
+fi
+pe_dir="$pe_dir/$pe_hbase"
+fetch() { # groupId:artifactId:version[:type:classifier]
+  mvn -B -ntp -q -s "$root/.mvn/settings.xml" dependency:copy -Dartifact="$1" \
+    -DoutputDirectory="$pe_dir"
+}
 if ! ls "$pe_dir"/hbase-mapreduce-*-tests.jar >/dev/null 2>&1; then
   mkdir -p "$pe_dir"
-  for art in org.apache.hbase:hbase-mapreduce:2.6.1-hadoop3:jar:tests \
-    org.apache.hbase:hbase-mapreduce:2.6.1-hadoop3 \
-    org.apache.hadoop:hadoop-mapreduce-client-core:3.3.5 \
+  pe_mr="$pe_hbase"
+  if ! fetch "org.apache.hbase:hbase-mapreduce:$pe_mr:jar:tests" >/dev/null 2>&1; then
+    pe_mr="${pe_hbase%-hadoop3}"
+    echo "pe-side-by-side.sh: no hbase-mapreduce $pe_hbase on Central; PE from its plain build, $pe_mr" >&2
+    fetch "org.apache.hbase:hbase-mapreduce:$pe_mr:jar:tests"
+  fi
+  for art in "org.apache.hbase:hbase-mapreduce:$pe_mr" \
+    "org.apache.hadoop:hadoop-mapreduce-client-core:$pe_hadoop" \
     io.dropwizard.metrics:metrics-core:3.2.6; do
-    mvn -B -ntp -q -s "$root/.mvn/settings.xml" dependency:copy -Dartifact="$art" \
-      -DoutputDirectory="$pe_dir"
+    fetch "$art"
   done
 fi
 mkdir -p "$out/raw"
@@ -103,6 +128,7 @@ PROPS
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) vCPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -r)"
   echo "java: $("$java_bin" -version 2>&1 | head -1)"
+  echo "hbase (tool's jar): $pe_hbase, hadoop $pe_hadoop; PE jars: $(cd "$pe_dir" && echo *.jar)"
   echo "command: dev-support/pe-side-by-side.sh $* (PE_COMMANDS='${commands[*]}' PE_CLIENTS='${clients[*]}' PE_OPTS='${extra[*]}'$(env | grep '^PE_ROWS_' | sort | sed 's/^/ /' | tr -d '\n'))"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"

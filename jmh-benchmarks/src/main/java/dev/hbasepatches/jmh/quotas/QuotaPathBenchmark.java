@@ -438,11 +438,11 @@ public class QuotaPathBenchmark extends HBaseBenchmark {
       return "stand-in call of " + user;
     }
 
-    @Override
+    // RpcCall members in HBase 2.6.1 only (2.6.4 dropped them): no @Override, so the class
+    // compiles against both.
     public void updateFsReadTime(long latencyMillis) {
     }
 
-    @Override
     public long getFsReadTime() {
       return 0;
     }

@@ -24,7 +24,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * The {@link BlockCache} members whose signatures differ between HBase 2.6 releases, delegated;
  * this copy is HBase 2.6.1's (the module's pom picks {@code src/main/hbase-<line>/java} by the
- * {@code hbase-2.6.4} profile). 2.6.1 asks {@code shouldCacheFile(String)} before prefetching a
+ * {@code hbase-2.6.1} profile). 2.6.1 asks {@code shouldCacheFile(String)} before prefetching a
  * file, which BucketCache (UPSTREAM mode) answers from the files it holds in full.
  */
 @InterfaceAudience.Private

@@ -27,7 +27,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * The {@link BlockCache} members whose signatures differ between HBase 2.6 releases, delegated;
  * this copy is HBase 2.6.4's (the module's pom picks {@code src/main/hbase-<line>/java} by the
- * {@code hbase-2.6.4} profile). 2.6.4 replaced {@code shouldCacheFile(String)} by a form taking
+ * {@code hbase-2.6.1} profile; this one is the default). 2.6.4 replaced {@code shouldCacheFile(String)} by a form taking
  * the file's info and added per-block and range-eviction questions and configuration reloads,
  * all of which BucketCache (UPSTREAM mode) answers; our slab cache keeps the defaults.
  */
