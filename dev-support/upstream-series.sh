@@ -178,23 +178,34 @@ print(run, fail, err, skip, ", ".join(sorted(per)))
 PY
 }
 
-# Checkstyle errors reported for the given files (paths relative to the worktree).
+# Checkstyle errors reported on the lines the series adds or changes (upstream's files carry
+# violations of their own, which its precommit also leaves to a before/after comparison).
+# $1 worktree, $2 the base commit; the report files are the modules' checkstyle-result.xml.
 checkstyle_errors() {
-  local wt="$1"; shift
-  python3 - "$wt" "$@" <<'PY'
-import sys, os, glob, xml.etree.ElementTree as ET
-wt, files = sys.argv[1], set(sys.argv[2:])
+  local wt="$1" base="$2"
+  (cd "$wt" && git diff -U0 "$base" HEAD -- '*.java') | python3 -c '
+import sys, os, re, glob, xml.etree.ElementTree as ET
+wt = sys.argv[1]
+added, cur = {}, None
+for line in sys.stdin:
+    if line.startswith("+++ "):
+        cur = line[6:].strip() if line.startswith("+++ b/") else None
+        if cur: added.setdefault(cur, set())
+    elif line.startswith("@@") and cur:
+        m = re.search(r"\+(\d+)(?:,(\d+))?", line)
+        start, n = int(m.group(1)), int(m.group(2) or 1)
+        added[cur].update(range(start, start + n))
 out = []
 for report in glob.glob(os.path.join(wt, "*", "target", "checkstyle-result.xml")):
     for f in ET.parse(report).getroot().iter("file"):
         rel = os.path.relpath(f.get("name"), wt)
-        if rel in files:
-            for e in f.iter("error"):
+        for e in f.iter("error"):
+            if int(e.get("line", 0)) in added.get(rel, ()):
                 out.append("%s:%s: %s" % (rel, e.get("line"), e.get("message")))
 print(len(out))
 for line in out:
     print(line)
-PY
+' "$wt"
 }
 
 check_one() {
@@ -310,8 +321,7 @@ check_one() {
       echo "## mvn ${mvn_args[*]} -pl $modules checkstyle:checkstyle" >>"$log"
       (cd "$wt" && mvn "${mvn_args[@]}" -pl "$modules" checkstyle:checkstyle) >>"$log" 2>&1
       local cs
-      # shellcheck disable=SC2086
-      cs=$(checkstyle_errors "$wt" $java_files)
+      cs=$(checkstyle_errors "$wt" "$commit")
       nstyle=$(echo "$cs" | head -1)
       STYLE_DETAIL=$(echo "$cs" | tail -n +2)
       if [ "$spot" = clean ] && [ "$nstyle" = 0 ]; then
@@ -333,14 +343,14 @@ check_one() {
       echo "series:     $(for s in "${series[@]}"; do basename "$s"; done | paste -sd' ' -)"
       echo "series-sha256: $(series_sha "${series[@]}")"
       [ -f "$dir/upstream/$target/tests.txt" ] && echo "tests-sha256:  $(series_sha "$dir/upstream/$target/tests.txt")"
-      echo "run:        $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(java -version 2>&1 | head -1), $(mvn -v 2>/dev/null | head -1 | sed 's/ (.*//')"
+      echo "run:        $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(java -version 2>&1 | head -1), $(mvn -B -v 2>/dev/null | head -1 | sed 's/ (.*//')"
       [ -n "$THIRDPARTY" ] && [ "$kind" = HBase ] && echo "workaround: hbase-thirdparty $THIRDPARTY, internal protobuf ${PROTOBUF:-default} (BUILDING.md)"
       [ -n "$SPOTLESS" ] && echo "workaround: spotless-maven-plugin $SPOTLESS for the style check (BUILDING.md)"
       echo "applied:    $applied (git am)"
       echo "built:      $built (mvn -pl ${modules:-?} test-compile, ${t_build} s)"
       echo "tests:      $tests (${t_tests} s)"
       [ -n "${TEST_DETAIL:-}" ] && echo "            $TEST_DETAIL"
-      echo "style:      $style"
+      echo "style:      $style (checkstyle: violations on the lines the series adds or changes)"
       [ -n "${STYLE_DETAIL:-}" ] && echo "$STYLE_DETAIL" | sed 's/^/            /'
       echo
       echo "$line"
