@@ -16,26 +16,34 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 #
-# The upstream patch series of each change (hbase-patches/<change>/upstream/*.patch, made with
-# `git format-patch` against the pinned HBase release in upstream's repository layout): check
-# them, apply them to an upstream checkout, or open one as a git workspace to edit and re-export.
+# The upstream patch series of each change, one per upstream branch committers maintain
+# (hbase-patches/<change>/upstream/master/, upstream/branch-2.6/; Phoenix: upstream/master/,
+# upstream/5.2/), each made with `git format-patch` on that branch. dev-support/upstream-series.sh
+# builds and tests them from upstream's source; this script checks what can be checked without
+# it, against the published jars the build already uses: the 2.6-line series (upstream/branch-2.6)
+# applied to the sources jars of the HBase release the build pins and compiled against its jars.
 #
 #   upstream-patches.sh check [options] [CHANGE...]
-#       For each change (default: every hbase-patches/*/upstream): take the files the series
-#       touches from upstream's sources jars (or --checkout), `git apply --check` and apply the
-#       series, then compile the touched main files against upstream's jars and the series' test
-#       files against upstream's test jars (javac --release 8 -implicit:none). Fails on a stale
-#       context or on code that does not compile.
+#       For each change (default: every change with an upstream/<series-dir>/ series): take the
+#       files the series touches from upstream's sources jars (or --checkout), `git apply --check`
+#       and apply the series, then compile the touched main files against upstream's jars and the
+#       series' test files against upstream's test jars (javac --release 8 -implicit:none). Fails
+#       on a stale context or on code that does not compile.
+#   upstream-patches.sh fresh
+#       Every committed upstream/<target>/check.txt (written by upstream-series.sh) must describe
+#       the series committed beside it (the same sha256 of the series and of tests.txt); fails on
+#       a stale one. Prints each one's RESULT line and lists every series with no check.txt;
+#       with --strict, a series not applied, built, tested and style-clean fails it too.
 #   upstream-patches.sh selftest [options]
 #       Proves the check can fail: a stale context line and an undefined symbol must each fail it.
 #   upstream-patches.sh am CHANGE CHECKOUT
 #       `git am` the series onto the current branch of an upstream HBase checkout (a committer's
-#       path: `git checkout -b HBASE-NNNNN rel/2.6.1` first).
+#       path: `git checkout -b HBASE-XXXXX origin/branch-2.6` first; --series-dir master for master).
 #   upstream-patches.sh workspace CHANGE [DIR]
 #       A git repository of the pristine touched files with the series applied as commits (default
 #       DIR target/upstream-workspace/CHANGE): edit, commit or amend there, then
 #   upstream-patches.sh export CHANGE [DIR]
-#       writes `git format-patch` of that workspace's commits back into the change's upstream/.
+#       writes `git format-patch` of that workspace's commits back into the change's upstream/<series-dir>/.
 #
 # Options:
 #   --checkout DIR       take the pristine files from an upstream checkout instead of sources jars
@@ -48,8 +56,8 @@
 #   --work DIR           scratch directory (default target/upstream-patches under the project)
 #   --no-compile         apply only
 #   --release N          javac --release (default 8, what HBase 2.6 builds for)
-#   --series-dir NAME    check upstream/NAME/*.patch instead of upstream/*.patch where a change has
-#                        that directory (branch-2.6: the series rebased on the newest 2.6 sources)
+#   --series-dir NAME    the series checked: upstream/NAME/*.patch (default branch-2.6, the series
+#                        for the 2.6 line, which applies to the pinned 2.6 release's sources)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,7 +73,8 @@ CLASSPATH_FILE=""
 WORK="$ROOT/target/upstream-patches"
 COMPILE=1
 RELEASE=8
-SERIES_DIR=""
+SERIES_DIR="branch-2.6"
+STRICT=0
 ARGS=()
 
 usage() {
@@ -87,6 +96,7 @@ parse_options() {
       --no-compile) COMPILE=0; shift ;;
       --release) RELEASE="$2"; shift 2 ;;
       --series-dir) SERIES_DIR="$2"; shift 2 ;;
+      --strict) STRICT=1; shift ;;
       -h|--help) usage; exit 0 ;;
       --*) die "unknown option $1 (see --help)" ;;
       *) ARGS+=("$1"); shift ;;
@@ -94,11 +104,11 @@ parse_options() {
   done
 }
 
-# Every change that carries an upstream series, by module directory name.
+# Every change that carries a series in upstream/$SERIES_DIR/, by module directory name.
 all_changes() {
   local d
-  for d in "$ROOT"/hbase-patches/*/upstream "$ROOT"/phoenix-patches/*/upstream; do
-    [ -d "$d" ] && ls "$d"/*.patch >/dev/null 2>&1 && basename "$(dirname "$d")"
+  for d in "$ROOT"/hbase-patches/*/upstream/"$SERIES_DIR" "$ROOT"/phoenix-patches/*/upstream/"$SERIES_DIR"; do
+    [ -d "$d" ] && ls "$d"/*.patch >/dev/null 2>&1 && basename "$(dirname "$(dirname "$d")")"
   done
   return 0
 }
@@ -108,18 +118,12 @@ change_dir() {
   for d in "$ROOT/hbase-patches/$c" "$ROOT/phoenix-patches/$c"; do
     [ -d "$d/upstream" ] && { echo "$d"; return 0; }
   done
-  die "no upstream series for change '$c' (expected hbase-patches/$c/upstream/*.patch)"
+  die "no upstream series for change '$c' (expected hbase-patches/$c/upstream/$SERIES_DIR/*.patch)"
 }
 
-# A change's series: upstream/*.patch, or with --series-dir NAME upstream/NAME/*.patch where that
-# directory exists (a series that applies unchanged to NAME's base has none).
+# A change's series: upstream/$SERIES_DIR/*.patch, in order.
 series_of() {
-  local dir
-  dir="$(change_dir "$1")/upstream"
-  if [ -n "$SERIES_DIR" ] && [ -d "$dir/$SERIES_DIR" ]; then
-    dir="$dir/$SERIES_DIR"
-  fi
-  ls "$dir"/*.patch 2>/dev/null | sort || true
+  ls "$(change_dir "$1")/upstream/$SERIES_DIR"/*.patch 2>/dev/null | sort || true
 }
 
 # Repository paths the series touches (both sides of renames are not used by our series).
@@ -355,6 +359,40 @@ cmd_selftest() {
   say "selftest: an undefined symbol fails the check, as it must"
 }
 
+# The committed from-source checks (upstream-series.sh) must describe the committed series.
+cmd_fresh() {
+  local dir target check want got result bad=0 n=0 missing=()
+  for dir in "$ROOT"/hbase-patches/*/upstream/*/ "$ROOT"/phoenix-patches/*/upstream/*/; do
+    dir=${dir%/}
+    ls "$dir"/*.patch >/dev/null 2>&1 || continue
+    target="$(basename "$(dirname "$(dirname "$dir")")"):$(basename "$dir")"
+    check="$dir/check.txt"
+    if [ ! -f "$check" ]; then
+      missing+=("$target")
+      continue
+    fi
+    n=$((n + 1))
+    want=$(cat $(ls "$dir"/*.patch | sort) | sha256sum | cut -c1-64)
+    got=$(sed -n 's/^series-sha256: *//p' "$check")
+    result=$(grep '^RESULT ' "$check" || true)
+    if [ "$want" != "$got" ]; then
+      say "STALE $target: check.txt was made for another version of the series (sha256 $got, the committed series is $want): run dev-support/upstream-series.sh $target"
+      bad=1
+    elif [ -f "$dir/tests.txt" ] && [ "$(sed -n 's/^tests-sha256: *//p' "$check")" != "$(sha256sum < "$dir/tests.txt" | cut -c1-64)" ]; then
+      say "STALE $target: tests.txt changed since check.txt was made: run dev-support/upstream-series.sh $target"
+      bad=1
+    elif ! grep -qE 'applied yes \| built yes \| tests [0-9]+/[0-9]+( \([0-9]+ skipped\))? \| style clean$' <<<"$result"; then
+      say "NOT PASSING $target: $result"
+      [ "$STRICT" = 1 ] && bad=1
+    else
+      say "ok $target: $result"
+    fi
+  done
+  [ "${#missing[@]}" -eq 0 ] || say "not yet checked from upstream's source: ${missing[*]}"
+  [ "$bad" = 0 ] || die "FAILED: a committed check.txt does not describe a passing check of its series"
+  say "OK: $n committed from-source checks describe their series"
+}
+
 cmd_am() {
   local change="${1:?change}" checkout="${2:?upstream checkout}"
   mapfile -t series < <(series_of "$change")
@@ -383,7 +421,8 @@ cmd_workspace() {
 
 cmd_export() {
   local change="${1:?change}" dir="${2:-$ROOT/target/upstream-workspace/$1}" out
-  out="$(change_dir "$change")/upstream"
+  out="$(change_dir "$change")/upstream/$SERIES_DIR"
+  mkdir -p "$out"
   git -C "$dir" rev-parse -q --verify upstream-base >/dev/null || die "$dir is not a workspace"
   rm -f "$out"/*.patch
   git -C "$dir" format-patch -q --no-signature --zero-commit -o "$out" upstream-base..HEAD
@@ -396,6 +435,7 @@ parse_options "$@"
 set -- ${ARGS[@]+"${ARGS[@]}"}
 case "$cmd" in
   check) cmd_check "$@" ;;
+  fresh) cmd_fresh ;;
   selftest)
     resolve_sources
     resolve_classpath
