@@ -322,11 +322,15 @@ check_one() {
         spot="NOT clean"
       fi
       echo "## mvn ${mvn_args[*]} -pl $modules checkstyle:checkstyle" >>"$log"
-      (cd "$wt" && mvn "${mvn_args[@]}" -pl "$modules" checkstyle:checkstyle) >>"$log" 2>&1
       local cs
-      cs=$(checkstyle_errors "$wt" "$commit")
-      nstyle=$(echo "$cs" | head -1)
-      STYLE_DETAIL=$(echo "$cs" | tail -n +2)
+      if (cd "$wt" && mvn "${mvn_args[@]}" -pl "$modules" checkstyle:checkstyle) >>"$log" 2>&1; then
+        cs=$(checkstyle_errors "$wt" "$commit")
+        nstyle=$(echo "$cs" | head -1)
+        STYLE_DETAIL=$(echo "$cs" | tail -n +2)
+      else
+        # No report is not zero violations.
+        nstyle="NOT RUN (checkstyle:checkstyle failed, see check.log)"
+      fi
       if [ "$spot" = clean ] && [ "$nstyle" = 0 ]; then
         style=clean
       else
