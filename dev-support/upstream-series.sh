@@ -364,7 +364,7 @@ check_one() {
     } >"$out/check.txt"
     # The lines a reader needs from the Maven output: the commands, test counts, failures, the
     # reactor summary.
-    grep -E '^## mvn|Tests run:|FAIL|ERROR\]|Rule [0-9]+:|Matched by|\.java:\[[0-9]|BUILD (SUCCESS|FAILURE)|Reactor Summary|SUCCESS \[|FAILURE \[|^Applying:|^error:|^Patch failed' "$log" \
+    grep -E '## mvn|Tests run:|FAIL|ERROR\]|Rule [0-9]+:|Matched by|\.java:\[[0-9]|BUILD (SUCCESS|FAILURE)|Reactor Summary|SUCCESS \[|FAILURE \[|^Applying:|^error:|^Patch failed' "$log" \
       | grep -vE '^\[ERROR\] *$' | cut -c1-300 >"$out/check.log"
   fi
   unset TEST_DETAIL STYLE_DETAIL
