@@ -396,6 +396,7 @@ cmd_fresh() {
       continue
     fi
     n=$((n + 1))
+    # The same hash upstream-series.sh's series_sha writes: the series' files, in name order.
     want=$(cat $(ls "$dir"/*.patch | sort) | sha256sum | cut -c1-64)
     got=$(sed -n 's/^series-sha256: *//p' "$check")
     result=$(grep '^RESULT ' "$check" || true)
