@@ -74,10 +74,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 4, time = 2)
 public class OffHeapReadBenchmark extends HBaseBenchmark {
 
-  private static final byte[] FAMILY = Bytes.toBytes("f");
-  private static final int REGIONS = 2;
-  /** Data per region; the cached workloads' L2 holds both regions' data twice over. */
-  private static final long DATA_PER_REGION = 8L << 20;
+  private static final int REGIONS = OffHeapRegions.REGIONS;
+  private static final long DATA_PER_REGION = OffHeapRegions.DATA_PER_REGION;
 
   @Param({ "BASELINE", "PATCHED", "UPSTREAM" })
   public Mode mode;
@@ -142,22 +140,8 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
       }
     }
     cache = OffHeapCaches.create(base, OffHeapMode.valueOf(mode.name()), 16L << 20, l2);
-    rows = (int) (DATA_PER_REGION / (valueSize + 40));
-    Random rnd = new Random(42);
-    for (int r = 0; r < REGIONS; r++) {
-      LocalRegion region = LocalRegion.builder("offheap" + r).family("f").blockSize(64 * 1024)
-        .blockCache(cache).build();
-      regions.add(region);
-      List<Put> puts = new ArrayList<>();
-      for (int i = 0; i < rows; i++) {
-        byte[] v = new byte[valueSize];
-        rnd.nextBytes(v);
-        puts.add(new Put(row(i)).addColumn(FAMILY, Bytes.toBytes("q"), v));
-      }
-      region.writeAndFlush(puts);
-      region.warm();
-      region.warm();
-    }
+    rows = OffHeapRegions.rows(valueSize);
+    regions.addAll(OffHeapRegions.build("offheap", cache, valueSize));
   }
 
   /**
@@ -215,10 +199,6 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
     cache.shutdown();
   }
 
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format("row-%08d", i));
-  }
-
   /** Per thread: its random rows and the reused direct buffer the cells are encoded into. */
   @State(Scope.Thread)
   public static class Reader {
@@ -229,40 +209,6 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
 
   @Benchmark
   public long read(Reader t, IterationCpu cpu) throws IOException {
-    HRegion region = regions.get(t.rnd.nextInt(REGIONS)).region();
-    t.out.clear();
-    if ("scan".equals(workload)) {
-      int start = t.rnd.nextInt(rows - 100);
-      Scan scan = new Scan().withStartRow(row(start));
-      int n = 0;
-      try (RegionScanner s = region.getScanner(scan)) {
-        boolean more;
-        do {
-          more = s.next(t.cells);
-          encode(t);
-          ((Shipper) s).shipped();
-        } while (more && ++n < 100);
-      }
-      return t.out.position();
-    }
-    for (int i = 0; i < 100; i++) {
-      try (RegionScanner s = region.getScanner(new Scan(new Get(row(t.rnd.nextInt(rows)))))) {
-        s.next(t.cells);
-        encode(t);
-        ((Shipper) s).shipped();
-      }
-    }
-    return t.out.position();
-  }
-
-  private static void encode(Reader t) {
-    for (Cell c : t.cells) {
-      if (t.out.remaining() < 4096 + c.getValueLength()) {
-        t.out.clear();
-      }
-      int pos = KeyValueUtil.appendTo(c, t.out, t.out.position(), true);
-      t.out.position(pos);
-    }
-    t.cells.clear();
+    return OffHeapRegions.read(regions, workload, rows, t.rnd, t.out, t.cells);
   }
 }

@@ -69,9 +69,29 @@ final class ShapeRegion implements Closeable {
     if (!maxSkips.isEmpty()) {
       b.conf(BoundedSkipPolicy.MAX_SKIPS_KEY, maxSkips);
     }
-    LocalRegion region = b.build();
+    return load(b.build(), shape, fileLayout, files, cells, seed);
+  }
+
+  /**
+   * The same region as {@link #open} with none of the module's classes: a stock {@code HRegion},
+   * flusher and compactor, with {@code conf} added to the region's configuration (the upstream
+   * series' key, for its SERIES side). Fails if the data did not land in exactly {@code files}
+   * files.
+   */
+  static ShapeRegion openStock(String name, String shapeName, int files, int cells,
+    String layout, long seed, java.util.Map<String, String> conf) throws IOException {
+    ScanShape shape = ScanShape.of(shapeName);
+    ScanShape.Layout fileLayout = ScanShape.Layout.of(layout);
+    LocalRegion.Builder b = LocalRegion.builder(name).family(Bytes.toString(ScanShape.FAMILY))
+      .maxVersions(shape.versions()).blockSize(64 * 1024);
+    conf.forEach(b::conf);
+    return load(b.build(), shape, fileLayout, files, cells, seed);
+  }
+
+  private static ShapeRegion load(LocalRegion region, ScanShape shape, ScanShape.Layout layout,
+    int files, int cells, long seed) throws IOException {
     try {
-      ScanShape.ShapeData data = shape.generate(cells, files, 0, seed, fileLayout);
+      ScanShape.ShapeData data = shape.generate(cells, files, 0, seed, layout);
       data.loadInto(region);
       int fileCount = region.storeFileCount(ScanShape.FAMILY);
       if (fileCount != files) {
@@ -83,6 +103,11 @@ final class ShapeRegion implements Closeable {
       region.close();
       throw e;
     }
+  }
+
+  /** The region, for checks of its stores' settings. */
+  LocalRegion region() {
+    return region;
   }
 
   /** Cells written to the region, delete markers included: what one scan crosses. */

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+#
+# Licensed to the Apache Software Foundation (ASF) under one
+# or more contributor license agreements.  See the NOTICE file
+# distributed with this work for additional information
+# regarding copyright ownership.  The ASF licenses this file
+# to you under the Apache License, Version 2.0 (the
+# "License"); you may not use this file except in compliance
+# with the License.  You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+#
+# Benchmarks one change's upstream series as applied (SERIES) against the HBase release the build
+# pins (UPSTREAM), and this project's module (PATCHED) against the same release, both modes in
+# every fork (SeriesToggleBenchmark, A B B A blocks), and writes the change's report.
+
+set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+Usage: dev-support/series-bench.sh [--forks N] [--sides A:B[,A:B...]] [--cases LIST] [--out DIR] CHANGE
+
+Runs SeriesToggleBenchmark from jmh-benchmarks/target/benchmarks.jar (build it first:
+`mvn -B package -DskipTests -pl jmh-benchmarks -am`) for CHANGE's headline cases, each pair of
+sides in its own run, N forks each (default 5, the least a ratio is quoted from), holding
+/tmp/hbasepatches-jmh.lock so that no two benchmarks run at once. Writes into OUT (default
+hbase-patches/CHANGE/results/series): SIDEB-vs-SIDEA.json (JMH), machine.txt, and report.md
+(the command, commit, release, the hashes of the series and of the module's src/main, and
+AbbaPairs' table per case: B / A above 1 means B does more operations per second).
+
+  CHANGE   seek-skip | row-index | checksum | offheap-read
+  --sides  default UPSTREAM:SERIES,UPSTREAM:PATCHED (checksum: UPSTREAM:SERIES only; its module
+           is a class overlay, measured by OverlayBlockReadBenchmark)
+  --cases  comma-separated cases for SeriesToggleBenchmark (see its Workloads javadoc)
+USAGE
+}
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JAR="$ROOT/jmh-benchmarks/target/benchmarks.jar"
+FORKS=5
+SIDES=""
+CASES=""
+OUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --forks) FORKS="$2"; shift 2 ;;
+    --sides) SIDES="$2"; shift 2 ;;
+    --cases) CASES="$2"; shift 2 ;;
+    --out) OUT="$2"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+CHANGE="$1"
+case "$CHANGE" in
+  seek-skip) DEFAULT_CASES="oneVersionOfTen/4,deletedColumns/4" ;;
+  row-index) DEFAULT_CASES="randomGet/cached,reverseScan100/cached" ;;
+  checksum) DEFAULT_CASES="HEAP,DIRECT,MULTI"; SIDES="${SIDES:-UPSTREAM:SERIES}" ;;
+  offheap-read) DEFAULT_CASES="multiGet,scan" ;;
+  *) echo "series-bench.sh: no series benchmark for change '$CHANGE'" \
+       "(seek-skip, row-index, checksum, offheap-read)" >&2; exit 2 ;;
+esac
+CASES="${CASES:-$DEFAULT_CASES}"
+SIDES="${SIDES:-UPSTREAM:SERIES,UPSTREAM:PATCHED}"
+[[ "$FORKS" =~ ^[0-9]+$ ]] && [ "$FORKS" -ge 1 ] || { echo "--forks must be a positive number: $FORKS" >&2; exit 2; }
+[ -f "$JAR" ] || { echo "no $JAR: build it with mvn -B package -DskipTests -pl jmh-benchmarks -am" >&2; exit 1; }
+OUT="${OUT:-$ROOT/hbase-patches/$CHANGE/results/series}"
+mkdir -p "$OUT"
+
+targets=""
+IFS=',' read -r -a case_list <<<"$CASES"
+for c in "${case_list[@]}"; do targets="${targets:+$targets,}$CHANGE:$c"; done
+
+exec 8>/tmp/hbasepatches-jmh.lock
+if ! flock -n 8; then
+  echo "waiting for another benchmark to finish (/tmp/hbasepatches-jmh.lock)" >&2
+  flock 8
+fi
+
+# Forks start from the jar: a copy, so that a rebuild during the run cannot change what runs.
+RUN_DIR="$(mktemp -d /tmp/series-bench.XXXXXX)"
+trap 'rm -rf "$RUN_DIR"' EXIT
+cp "$JAR" "$RUN_DIR/benchmarks.jar"
+JAR="$RUN_DIR/benchmarks.jar"
+java -cp "$JAR" dev.hbasepatches.jmh.report.RunMachine "$OUT/machine.txt"
+IFS=',' read -r -a side_list <<<"$SIDES"
+jsons=()
+for pair in "${side_list[@]}"; do
+  a="${pair%%:*}"; b="${pair##*:}"
+  json="$OUT/$b-vs-$a.json"
+  java -jar "$JAR" SeriesToggleBenchmark -p "target=$targets" -p "a=$a" -p "b=$b" \
+    -f "$FORKS" -foe true -rf json -rff "$json" | tee "$OUT/$b-vs-$a.log" | grep -E '^# (Parameters|A:|B:|first)|Iteration|ERROR|Exception' || true
+  jsons+=("$json")
+done
+java -cp "$JAR" dev.hbasepatches.jmh.report.RunMachine "$OUT/machine.txt" --end
+
+series_sha="$(cat "$ROOT"/hbase-patches/"$CHANGE"/upstream/branch-2.6/*.patch | sha256sum | cut -c1-16)"
+src_dir="$ROOT/hbase-patches/$CHANGE/src/main"
+src_sha="$(cd "$src_dir" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
+bench_sha="$(cd "$ROOT/jmh-benchmarks/src/main" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
+release="$(unzip -p "$JAR" META-INF/maven/org.apache.hbase/hbase-server/pom.properties 2>/dev/null | sed -n 's/^version=//p')"
+{
+  echo "# $CHANGE: the upstream series as applied, and the module, against HBase ${release:-?}"
+  echo
+  echo "Command: \`dev-support/series-bench.sh --forks $FORKS --sides $SIDES --cases $CASES $CHANGE\`"
+  echo "(SeriesToggleBenchmark: both sides in every fork, each in a class loader of its own holding"
+  echo "a whole HBase; 16 warm-up and 32 measured one-second iterations in A B B A blocks)."
+  echo
+  echo "- UPSTREAM: HBase ${release:-?} as released (Maven Central), the classes every side starts from."
+  echo "- SERIES: the same with hbase-patches/$CHANGE/upstream/branch-2.6 applied to its sources and"
+  echo "  compiled (hbase-patches/upstream-patches), its key on; series sha256 $series_sha."
+  echo "- PATCHED: this project's module in PATCHED mode on the same release; module src/main"
+  echo "  sha256 $src_sha; jmh-benchmarks src/main sha256 $bench_sha."
+  echo "- Commit: $(git -C "$ROOT" rev-parse --short=12 HEAD)$(git -C "$ROOT" diff --quiet HEAD -- hbase-patches jmh-benchmarks || echo ' (with uncommitted changes)')"
+  echo "- Machine: $(grep -m1 -i 'cpu\|model' "$OUT/machine.txt" | head -1)"
+  echo
+  echo "Each table: B / A per fork (the geometric mean of its blocks) and over forks (95% interval,"
+  echo "log scale); above 1 means B does more operations per second than A."
+  echo
+  java -cp "$JAR" dev.hbasepatches.jmh.report.AbbaPairs "${jsons[@]}"
+} > "$OUT/report.md"
+echo "wrote $OUT/report.md"

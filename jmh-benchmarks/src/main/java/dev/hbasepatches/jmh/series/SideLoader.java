@@ -1,0 +1,121 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.series;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * A class loader holding a whole HBase of its own: the release the benchmarks were built on, with
+ * one change's upstream series in front of it or not. It does inside one JVM what putting the
+ * patched jar first on a RegionServer's class path does, so that two sides of a comparison each
+ * run their own copy of HBase's classes (and their own JIT profile of them) in one fork.
+ * <p>
+ * A change's series is the jar {@code hbase-patches/upstream-patches} builds from its
+ * {@code upstream/branch-2.6} series applied to the release's sources: the build copies it into
+ * this package as a resource ({@code hbasepatches-upstream-patches-series-CHANGE.jar}), because
+ * it must never sit on the benchmarks jar's own class path. The loader's parent is the platform
+ * loader: every HBase, Hadoop and project class is loaded afresh (series first), and only JDK
+ * types are shared with the caller.
+ */
+public final class SideLoader {
+
+  private SideLoader() {
+  }
+
+  /** The resource name of a change's series jar, next to this class. */
+  static String seriesResource(String change) {
+    return "hbasepatches-upstream-patches-series-" + change + ".jar";
+  }
+
+  /**
+   * A loader over this JVM's class path, with {@code change}'s series jar (copied into
+   * {@code tempDir}) first when {@code withSeries}.
+   *
+   * @throws IllegalStateException when the series jar is not packaged or holds no class (the
+   *   build skipped the upstream-patches check), naming the change and how to build it
+   */
+  public static URLClassLoader loader(String change, boolean withSeries, Path tempDir)
+    throws IOException {
+    List<URL> urls = new ArrayList<>();
+    if (withSeries) {
+      urls.add(extractSeries(change, tempDir).toUri().toURL());
+    }
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (!entry.isEmpty()) {
+        urls.add(toUrl(entry));
+      }
+    }
+    return new URLClassLoader(change + (withSeries ? "-series" : "-stock"),
+      urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+  }
+
+  /** The classes (binary names) a change's series jar replaces or adds; never empty. */
+  public static List<String> seriesClasses(String change, Path tempDir) throws IOException {
+    Path jar = extractSeries(change, tempDir);
+    List<String> names = new ArrayList<>();
+    try (JarFile file = new JarFile(jar.toFile())) {
+      for (Enumeration<JarEntry> e = file.entries(); e.hasMoreElements();) {
+        String name = e.nextElement().getName();
+        if (name.endsWith(".class")) {
+          names.add(name.substring(0, name.length() - ".class".length()).replace('/', '.'));
+        }
+      }
+    }
+    if (names.isEmpty()) {
+      throw new IllegalStateException("the " + change + " series jar holds no class: the build "
+        + "skipped the upstream-patches check (-Dupstream.patches.skip=true?); build with "
+        + "`mvn package -pl jmh-benchmarks -am` to compile the series");
+    }
+    return names;
+  }
+
+  private static URL toUrl(String entry) throws MalformedURLException {
+    return new File(entry).toURI().toURL();
+  }
+
+  private static Path extractSeries(String change, Path tempDir) throws IOException {
+    String resource = seriesResource(change);
+    Path jar = tempDir.resolve(resource);
+    if (Files.exists(jar)) {
+      return jar;
+    }
+    try (InputStream in = SideLoader.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("no upstream series is packaged for change '" + change
+          + "' (no resource " + resource + " next to " + SideLoader.class.getName()
+          + "); changes with a series: checksum, offheap-read, quotas, row-index, seek-skip, "
+          + "timeline-reads; build with `mvn package -pl jmh-benchmarks -am`");
+      }
+      Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
+      return jar;
+    }
+  }
+}

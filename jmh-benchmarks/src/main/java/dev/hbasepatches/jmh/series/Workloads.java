@@ -1,0 +1,106 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.series;
+
+import dev.hbasepatches.jmh.checksumoverlay.BlockReadDriver;
+import dev.hbasepatches.jmh.offheapread.OffHeapSides;
+import dev.hbasepatches.jmh.rowindex.RowIndexSides;
+import dev.hbasepatches.jmh.seekskip.SeekSkipSides;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The entry point {@link Side} calls inside a side's class loader: builds a change's workload.
+ * Every class it touches is loaded by that loader, so a SERIES side runs the series' classes.
+ * <p>
+ * Cases, per change (parts split on '/', optional ones in brackets):
+ * <ul>
+ * <li>{@code seek-skip}: {@code shape/files[/cells]}, e.g. {@code oneVersionOfTen/4}: a full
+ * scan of a region of that shape (ScanShape), 500,000 cells by default; SERIES sets
+ * {@code hbase.storescanner.max.skips} to 12, the module's default budget.</li>
+ * <li>{@code row-index}: {@code workload/cache[/rows]}, e.g. {@code randomGet/cached}: the
+ * row-index region reads (ROW_INDEX_V1, 64 KB blocks), 100,000 rows by default.</li>
+ * <li>{@code checksum}: {@code buffers[/cells]}, HEAP, DIRECT or MULTI: one data block read from
+ * a local HFile per operation with HBase checksums verified (CRC32C per 16 KB), 200,000 cells;
+ * SERIES runs with {@code hbase.regionserver.checksum.verify.inplace} at its default, true.</li>
+ * <li>{@code offheap-read}: {@code workload[/valueSize]}, multiGet or scan: 100-row reads from
+ * regions served by an off-heap L2; SERIES sets {@code hbase.bucketcache.shared.block.reuse}
+ * true.</li>
+ * </ul>
+ */
+public final class Workloads {
+
+  /** The changes with a workload here. */
+  public static final List<String> CHANGES =
+    List.of("seek-skip", "row-index", "checksum", "offheap-read");
+
+  private Workloads() {
+  }
+
+  /** Called reflectively by {@link Side#open}; returns a {@link SideWorkload}. */
+  public static Object open(String change, String side, String caseSpec, String dir)
+    throws IOException {
+    switch (change) {
+      case "seek-skip":
+        return SeekSkipSides.open(side, caseSpec);
+      case "row-index":
+        return RowIndexSides.open(side, caseSpec);
+      case "checksum":
+        return checksum(side, caseSpec, Path.of(dir));
+      case "offheap-read":
+        return OffHeapSides.open(side, caseSpec);
+      default:
+        throw new IllegalArgumentException(
+          "no series workload for change '" + change + "'; one of " + CHANGES);
+    }
+  }
+
+  /**
+   * Checksum: the series verifies HBase checksums in place on the block's own buffers; the
+   * module's PATCHED seam is a class overlay measured by OverlayBlockReadBenchmark, so only
+   * UPSTREAM and SERIES here.
+   */
+  private static SideWorkload checksum(String side, String caseSpec, Path dir) throws IOException {
+    if (!side.equals("UPSTREAM") && !side.equals("SERIES")) {
+      throw SideWorkload.noSide("checksum", side, "the module is a class overlay, measured "
+        + "against UPSTREAM by OverlayBlockReadBenchmark");
+    }
+    String[] p = SideWorkload.parts("checksum", caseSpec, 1, "buffers", "cells");
+    int cells = SideWorkload.intPart("checksum", p, 1, 200_000);
+    BlockReadDriver driver = new BlockReadDriver(dir.resolve("blocks.hfile").toString(), p[0],
+      cells);
+    return new SideWorkload() {
+      @Override
+      public long getAsLong() {
+        return driver.getAsLong();
+      }
+
+      @Override
+      public void close() throws IOException {
+        driver.close();
+      }
+
+      @Override
+      public String toString() {
+        return "checksum " + side + " buffers=" + p[0] + " cells=" + cells + " blocks="
+          + driver.blockCount();
+      }
+    };
+  }
+}
