@@ -153,14 +153,26 @@ public final class AbbaPairs {
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0) {
-      err.println("Usage: AbbaPairs RESULT.json... (JMH -rf json of an ABBA benchmark)");
+    boolean summary = args.length > 0 && args[0].equals("--summary");
+    if (args.length == (summary ? 1 : 0)) {
+      err.println("Usage: AbbaPairs [--summary] RESULT.json... (JMH -rf json of an ABBA "
+        + "benchmark); --summary prints one line per case and file instead of every block");
       return 2;
     }
     try {
       Map<String, Pooled> pooled = new LinkedHashMap<>();
+      if (summary) {
+        out.println("| case | file | forks | B / A | 95% interval over forks | verdict |"
+          + " B / A per CPU second | 95% interval | verdict |");
+        out.println("|---|---|---:|---:|---|---|---:|---|---|");
+        for (int i = 1; i < args.length; i++) {
+          report(Path.of(args[i]), null, pooled, out);
+        }
+        out.println();
+        return 0;
+      }
       for (String file : args) {
-        report(Path.of(file), out, pooled);
+        report(Path.of(file), out, pooled, null);
       }
       for (Map.Entry<String, Pooled> e : pooled.entrySet()) {
         Pooled p = e.getValue();
@@ -191,7 +203,11 @@ public final class AbbaPairs {
     final List<Block> cpuBlocks = new ArrayList<>();
   }
 
-  static void report(Path file, PrintStream out, Map<String, Pooled> pooled)
+  /**
+   * Reads one result file: every ABBA entry's blocks to {@code out}, or, with {@code summary}
+   * instead, one table row per entry.
+   */
+  static void report(Path file, PrintStream out, Map<String, Pooled> pooled, PrintStream summary)
     throws BadInputException {
     JsonArray entries;
     try {
@@ -213,7 +229,7 @@ public final class AbbaPairs {
         continue;
       }
       used++;
-      section(file, o, secondary, out, pooled);
+      section(file, o, secondary, out, pooled, summary);
     }
     if (used == 0) {
       throw new BadInputException(file + ": no entry has the " + A_COUNTER + " and " + B_COUNTER
@@ -222,7 +238,7 @@ public final class AbbaPairs {
   }
 
   private static void section(Path file, JsonObject o, JsonObject secondary, PrintStream out,
-    Map<String, Pooled> pooled) throws BadInputException {
+    Map<String, Pooled> pooled, PrintStream summary) throws BadInputException {
     String where = file + " (" + o.get("benchmark").getAsString() + ")";
     StringBuilder params = new StringBuilder();
     JsonObject p = o.getAsJsonObject("params");
@@ -267,6 +283,11 @@ public final class AbbaPairs {
       pool.cpuBlocks.add(renumber(k, pool.forks));
     }
     pool.forks += score.length;
+    if (summary != null) {
+      summary.printf(Locale.ROOT, "| %s | %s | %d | %s |%n", params, file.getFileName(),
+        score.length, cells(blocks) + " | " + (cpu == null ? "- | - | -" : cells(cpuBlocks)));
+      return;
+    }
     out.printf(Locale.ROOT, "### %s%n%n", key);
     out.printf(Locale.ROOT, "%s; %d fork(s), %d blocks, %d iteration(s) after the last"
       + " complete block left out%n%n", file.getFileName(), score.length, blocks.size(), leftOver);
@@ -329,6 +350,13 @@ public final class AbbaPairs {
     out.printf(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s |%n", what, s.n(), blocks.size(),
       each, Compare.sig3(s.estimate()), ForkStatsCli.interval(s),
       ForkStatsCli.verdict(s, null));
+  }
+
+  /** Geometric mean over forks, its interval and verdict: three table cells. */
+  private static String cells(List<Block> blocks) {
+    ForkStats.Interval s = ForkStats.pairedRatio(forkRatios(blocks));
+    return Compare.sig3(s.estimate()) + " | " + ForkStatsCli.interval(s) + " | "
+      + ForkStatsCli.verdict(s, null);
   }
 
   /** Score per CPU second: both are per wall second, so wall time cancels. */

@@ -214,6 +214,14 @@ public class AbbaPairsTest {
     // Four forks over the two files: 0.9850, 0.9800, then 0.9850, 0.9500.
     assertTrue(report,
       report.contains("| B / A, score | 4 | 6 | 0.9850, 0.9800, 0.9850, 0.9500 |"));
+    // --summary: one row per case and file, no blocks.
+    out.reset();
+    assertEquals(0, AbbaPairs.run(new String[] { "--summary", file.toString() }, print(out),
+      print(err)));
+    report = out.toString(StandardCharsets.UTF_8);
+    assertTrue(report, report.contains("| mode=PATCHED, toggle=offOn | toggle.json | 2 | 0.982 |"));
+    assertTrue(report, !report.contains("ABBA |"));
+    assertEquals(2, AbbaPairs.run(new String[] { "--summary" }, print(out), print(err)));
   }
 
   @Test
