@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * with every thread stopped and the accounting and book invariants checked.
  * <p>
  * Bounded by operations, not time: {@code hbasepatches.quotas.stress.ops} per worker (default
- * 20,000, about a second) and {@code hbasepatches.quotas.stress.seeds} seeds (default 2); the
- * module's {@code quotas-stress-long} profile runs many more. {@code hbasepatches.quotas.stress.seed}
- * replays one seed.
+ * 20,000, a few seconds) and {@code hbasepatches.quotas.stress.seeds} seeds (default 2). The
+ * module's {@code quotas-stress-long} profile runs 1,000,000 operations per worker over 5 seeds;
+ * {@code hbasepatches.quotas.stress.seed} replays one seed.
  */
 public class QuotaRefreshStressTest {
 
