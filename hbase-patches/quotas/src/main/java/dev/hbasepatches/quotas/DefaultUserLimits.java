@@ -48,6 +48,7 @@ final class DefaultUserLimits {
   static final String MAX_USERS_KEY = "hbasepatches.quotas.default.users.max";
   static final int DEFAULT_MAX_USERS = 10_000;
 
+  /** Limiter units per second by type (already scaled, see {@code ThrottleTypes.Kind}). */
   private final long[] perSecond = new long[ThrottleType.values().length];
   private final QuotaBook.LimitFactory factory;
   private final int maxUsers;
@@ -59,7 +60,22 @@ final class DefaultUserLimits {
     Arrays.fill(perSecond, -1); // -1: no default of this type
   }
 
-  /** The configured defaults, or null when none of the keys is set. */
+  /**
+   * Checks the keys {@link #from} reads, at server start: a bad value fails here, naming the key,
+   * the value and the limit.
+   */
+  static void check(Configuration conf) {
+    from(conf, (units, periodNanos) -> {
+      throw new AssertionError("no limiter is made by a check");
+    });
+  }
+
+  /**
+   * The configured defaults, or null when none of the keys is set.
+   *
+   * @throws IllegalArgumentException naming the key, the value and the limit, for a value the
+   *           limiters cannot hold
+   */
   static DefaultUserLimits from(Configuration conf, QuotaBook.LimitFactory factory) {
     int max = conf.getInt(MAX_USERS_KEY, DEFAULT_MAX_USERS);
     if (max < 1) {
@@ -76,12 +92,28 @@ final class DefaultUserLimits {
     return any ? d : null;
   }
 
+  /**
+   * Reads one default; -1 or unset is none, as in HBase. A value the limiters cannot hold (below
+   * -1, or a handler time whose microseconds overflow) stops the start here, naming the key, the
+   * value and the limit, instead of failing every request of every user without a quota row.
+   */
   private boolean read(Configuration conf, String key, ThrottleType type) {
-    long v = conf.getLong(key, -1);
-    if (v < 0) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
       return false;
     }
-    perSecond[type.ordinal()] = v; // 0 refuses everything, as in HBase
+    long v;
+    try {
+      v = Long.parseLong(raw);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a whole number (-1 for none), got '" + raw
+        + "'", e);
+    }
+    if (v == -1) {
+      return false;
+    }
+    // 0 refuses everything, as in HBase; Long.MAX_VALUE is no limit.
+    perSecond[type.ordinal()] = ThrottleTypes.kind(type).units(v, key);
     return true;
   }
 
@@ -128,8 +160,7 @@ final class DefaultUserLimits {
     RateLimit[] byType = new RateLimit[perSecond.length];
     for (int i = 0; i < perSecond.length; i++) {
       if (perSecond[i] >= 0) {
-        byType[i] = factory.create(perSecond[i] * ThrottleTypes.kind(i).scale(),
-          TimeUnit.SECONDS.toNanos(1));
+        byType[i] = factory.create(perSecond[i], TimeUnit.SECONDS.toNanos(1));
       }
     }
     LimitSet set = new LimitSet("default limits of user " + user, byType, new SizeHistory());

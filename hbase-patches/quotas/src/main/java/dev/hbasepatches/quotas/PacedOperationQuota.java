@@ -18,6 +18,8 @@
 package dev.hbasepatches.quotas;
 
 import dev.hbasepatches.quotas.limit.RateLimit;
+import dev.hbasepatches.quotas.limit.Ticker;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Mutation;
@@ -41,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Each request asks a limiter for at most one full period's worth, so a request larger than the
  * whole limit is admitted when the limiter is full and the rest is charged as debt afterwards.
+ * <p>
+ * What each limiter gave at admission is recorded, and a refund or the settlement in
+ * {@link #close()} starts from that record, never from the limiter's current rate: a refresh of
+ * {@code hbase:quota} re-rates limiters in place while requests are in flight, and a request
+ * admitted under one rate and closed under another still pays exactly its real cost. A limiter
+ * that was unlimited at admission gave nothing and is not settled.
  */
 final class PacedOperationQuota implements OperationQuota {
 
@@ -56,6 +64,16 @@ final class PacedOperationQuota implements OperationQuota {
   private final CostModel costs;
   private final long blockSize;
   private final SizeHistory history;
+  private final Ticker clock;
+  /**
+   * What each limiter gave this request at admission, by position over {@code sets} and their
+   * present types in order; {@link #NOT_TAKEN} where nothing was taken (not reached, unlimited at
+   * admission). Made at the first admission.
+   */
+  private long[] taken;
+
+  /** A {@link #taken} entry of a limiter this request took nothing from. */
+  private static final long NOT_TAKEN = -1;
 
   private long writes;
   private long reads;
@@ -75,7 +93,14 @@ final class PacedOperationQuota implements OperationQuota {
    *                  refuse; the others are charged even when they are out (into debt)
    */
   PacedOperationQuota(LimitSet[] sets, boolean mayExceed, CostModel costs, long blockSize) {
+    this(sets, mayExceed, costs, blockSize, Ticker.SYSTEM);
+  }
+
+  /** @param clock measures the handler time a request takes (tests drive a fake one) */
+  PacedOperationQuota(LimitSet[] sets, boolean mayExceed, CostModel costs, long blockSize,
+    Ticker clock) {
     this.sets = sets;
+    this.clock = clock;
     this.mayExceed = mayExceed;
     this.costs = costs;
     this.blockSize = blockSize;
@@ -151,52 +176,67 @@ final class PacedOperationQuota implements OperationQuota {
     admit();
   }
 
-  private long taken(int ordinal, RateLimit limit, long writeBytes, long readBytes,
-    long micros) {
-    long c = costs.cost(ThrottleTypes.kind(ordinal), writes, reads, writeBytes, readBytes, atomic,
-      micros);
-    return Math.min(c, Math.max(1, limit.units()));
+  /** What this request costs against one throttle type, before the cap of one period. */
+  private long estimate(int ordinal) {
+    return costs.cost(ThrottleTypes.kind(ordinal), writes, reads, estimatedWrite, estimatedRead,
+      atomic, estimatedMicros);
   }
 
-  private long taken(int ordinal, RateLimit limit) {
-    return taken(ordinal, limit, estimatedWrite, estimatedRead, estimatedMicros);
+  private int slots() {
+    int n = 0;
+    for (LimitSet set : sets) {
+      n += set.present().length;
+    }
+    return n;
   }
 
   private void admit() throws RpcThrottlingException {
-    admittedAtNanos = System.nanoTime();
+    admittedAtNanos = clock.nanoTime();
+    if (taken == null) {
+      taken = new long[slots()];
+    }
+    Arrays.fill(taken, NOT_TAKEN);
+    int slot = 0;
     for (int i = 0; i < sets.length; i++) {
       int[] present = sets[i].present();
-      for (int k = 0; k < present.length; k++) {
+      for (int k = 0; k < present.length; k++, slot++) {
         RateLimit limit = sets[i].limit(present[k]);
-        long cost = taken(present[k], limit);
+        // One read of the rate decides both the cap and whether anything is taken at all.
+        long units = limit.units();
+        if (units == Long.MAX_VALUE) {
+          continue; // unlimited: admits everything and keeps no account, as HBase's bypass
+        }
+        long cost = Math.min(estimate(present[k]), Math.max(1, units));
         if (cost <= 0) {
+          taken[slot] = 0; // nothing to ask now; the real cost is still settled in close()
           continue;
         }
         long wait = limit.tryAcquire(cost);
         if (wait > 0) {
           if (mayExceed && i > 0) {
             limit.charge(cost);
+            taken[slot] = cost;
             continue;
           }
-          giveBack(i, k);
+          giveBack(slot);
           refuse(sets[i], present[k], wait);
         }
+        taken[slot] = cost;
       }
     }
     admitted = true;
   }
 
-  /** Refunds what was taken before set {@code upToSet}, type index {@code upToType}. */
-  private void giveBack(int upToSet, int upToType) {
-    for (int i = 0; i <= upToSet; i++) {
+  /** Refunds exactly what was taken from the limiters before position {@code upToSlot}. */
+  private void giveBack(int upToSlot) {
+    int slot = 0;
+    for (int i = 0; i < sets.length && slot < upToSlot; i++) {
       int[] present = sets[i].present();
-      int end = i == upToSet ? upToType : present.length;
-      for (int k = 0; k < end; k++) {
-        RateLimit limit = sets[i].limit(present[k]);
-        long cost = taken(present[k], limit);
-        if (cost > 0) {
-          limit.refund(cost);
+      for (int k = 0; k < present.length && slot < upToSlot; k++, slot++) {
+        if (taken[slot] > 0) {
+          sets[i].limit(present[k]).refund(taken[slot]);
         }
+        taken[slot] = NOT_TAKEN;
       }
     }
   }
@@ -221,7 +261,7 @@ final class PacedOperationQuota implements OperationQuota {
     long actualRead = estimatedRead;
     long actualMicros = estimatedMicros;
     if (sized()) {
-      actualMicros = (System.nanoTime() - admittedAtNanos) / 1000;
+      actualMicros = Math.max(0, clock.nanoTime() - admittedAtNanos) / 1000;
       actualWrite = writes > 0 ? mutationBytes : 0;
       actualRead = 0;
       if (reads > 0) {
@@ -234,17 +274,22 @@ final class PacedOperationQuota implements OperationQuota {
       }
       learn(actualWrite, actualRead, actualMicros);
     }
+    // Settle against what each limiter gave at admission, whatever its rate is now.
+    int slot = 0;
     for (LimitSet set : sets) {
       int[] present = set.present();
-      for (int k = 0; k < present.length; k++) {
+      for (int k = 0; k < present.length; k++, slot++) {
+        long given = taken[slot];
+        if (given == NOT_TAKEN) {
+          continue;
+        }
         RateLimit limit = set.limit(present[k]);
-        long estimated = taken(present[k], limit);
         long real = costs.cost(ThrottleTypes.kind(present[k]), writes, reads, actualWrite,
           actualRead, atomic, actualMicros);
-        if (real > estimated) {
-          limit.charge(real - estimated);
-        } else if (real < estimated) {
-          limit.refund(estimated - real);
+        if (real > given) {
+          limit.charge(real - given);
+        } else if (real < given) {
+          limit.refund(given - real);
         }
       }
     }

@@ -19,10 +19,16 @@ package dev.hbasepatches.quotas;
 
 import dev.hbasepatches.quotas.limit.RateLimit;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.quotas.QuotaTableUtil;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
@@ -37,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * Turns the settings read from {@code hbase:quota} into a {@link QuotaSnapshot}, keeping limiter
  * state from one refresh to the next: a limit that did not change keeps its limiter (and what it
  * has consumed), a changed limit is re-rated in place, a removed one is dropped.
+ * <p>
+ * A stored limit the limiters cannot hold (a handler time whose microseconds overflow a long) is
+ * refused on its own: a warning names the throttle, the value and the largest limit, the
+ * throttle keeps the limiter and rate it had (none if it is new), and every other setting of the
+ * same refresh is applied. A rebuild changes no limiter until every limiter it needs exists, so
+ * one that fails leaves every rate as it was, matching the snapshot still in place.
  */
 final class QuotaBook {
 
@@ -54,12 +66,19 @@ final class QuotaBook {
     final int rerated;
     final int kept;
     final int dropped;
+    /** One message per stored limit the rebuild refused (see {@link #refusal}). */
+    final List<String> refused;
 
     Changes(int created, int rerated, int kept, int dropped) {
+      this(created, rerated, kept, dropped, Collections.emptyList());
+    }
+
+    Changes(int created, int rerated, int kept, int dropped, List<String> refused) {
       this.created = created;
       this.rerated = rerated;
       this.kept = kept;
       this.dropped = dropped;
+      this.refused = Collections.unmodifiableList(new ArrayList<>(refused));
     }
 
     boolean any() {
@@ -69,7 +88,7 @@ final class QuotaBook {
     @Override
     public String toString() {
       return "created=" + created + " rerated=" + rerated + " kept=" + kept + " dropped="
-        + dropped;
+        + dropped + (refused.isEmpty() ? "" : " refused=" + refused.size());
     }
   }
 
@@ -87,6 +106,8 @@ final class QuotaBook {
   private Map<String, RateLimit> limits = new HashMap<>();
   private Map<String, SizeHistory> histories = new HashMap<>();
   private Changes lastChanges = new Changes(0, 0, 0, 0);
+  /** The refusals the last rebuild logged, so a bad row is logged when it appears, not forever. */
+  private Set<String> lastRefused = Collections.emptySet();
 
   QuotaBook(LimitFactory factory) {
     this.factory = factory;
@@ -116,6 +137,8 @@ final class QuotaBook {
     Map<String, RateLimit> nextLimits = new HashMap<>();
     Map<String, SizeHistory> nextHistories = new HashMap<>();
     int[] counts = new int[3]; // created, rerated, kept
+    List<Runnable> rerates = new ArrayList<>();
+    List<String> refused = new ArrayList<>();
 
     Map<String, UserParts> users = new LinkedHashMap<>();
     Map<TableName, LimitSet> tables = new HashMap<>();
@@ -123,7 +146,7 @@ final class QuotaBook {
     LimitSet regionServers = null;
 
     for (QuotaEntry e : entries) {
-      LimitSet set = limitsOf(e, factors, nextLimits, nextHistories, counts);
+      LimitSet set = limitsOf(e, factors, nextLimits, nextHistories, counts, rerates, refused);
       switch (e.scope()) {
         case USER: {
           UserParts u = users.computeIfAbsent(e.user(), k -> new UserParts());
@@ -171,6 +194,18 @@ final class QuotaBook {
       }
     }
 
+    // Every limiter exists and every value was checked: only now change the rates in place.
+    for (Runnable r : rerates) {
+      r.run();
+    }
+    Set<String> refusedNow = new HashSet<>(refused);
+    for (String m : refused) {
+      if (!lastRefused.contains(m)) {
+        LOG.warn(m);
+      }
+    }
+    lastRefused = refusedNow;
+
     int dropped = 0;
     for (String key : limits.keySet()) {
       if (!nextLimits.containsKey(key)) {
@@ -179,7 +214,7 @@ final class QuotaBook {
     }
     limits = nextLimits;
     histories = nextHistories;
-    lastChanges = new Changes(counts[0], counts[1], counts[2], dropped);
+    lastChanges = new Changes(counts[0], counts[1], counts[2], dropped, refused);
     QuotaSnapshot s = new QuotaSnapshot(userLimits, tables, namespaces, regionServers,
       exceedThrottle);
     if (lastChanges.any()) {
@@ -198,7 +233,8 @@ final class QuotaBook {
   }
 
   private LimitSet limitsOf(QuotaEntry e, ScopeFactors factors, Map<String, RateLimit> next,
-    Map<String, SizeHistory> nextHistories, int[] counts) {
+    Map<String, SizeHistory> nextHistories, int[] counts, List<Runnable> rerates,
+    List<String> refused) {
     QuotaProtos.Quotas q = e.quotas();
     if (!q.hasThrottle()) {
       return null;
@@ -212,15 +248,33 @@ final class QuotaBook {
       if (tq == null) {
         continue;
       }
-      long units = shareOf(tq, e, factors) * ThrottleTypes.kind(type).scale();
-      long periodNanos = ProtobufUtil.toTimeUnit(tq.getTimeUnit()).toNanos(1);
       String key = subject + "#" + type;
       RateLimit limit = limits.get(key);
+      TimeUnit unit = ProtobufUtil.toTimeUnit(tq.getTimeUnit());
+      long periodNanos = unit.toNanos(1);
+      ThrottleTypes.Kind kind = ThrottleTypes.kind(type);
+      String what = "the " + type + " throttle of " + subject + " (per " + unit + ")";
+      long units;
+      try {
+        kind.units(Math.max(0, tq.getSoftLimit()), what); // the stored value, as set
+        units = kind.units(shareOf(tq, e, factors), what); // this server's share of it
+      } catch (IllegalArgumentException bad) {
+        refused.add(refusal(bad.getMessage(), kind, limit));
+        if (limit == null) {
+          continue;
+        }
+        counts[2]++; // the last accepted limit stays in force, untouched
+        next.put(key, limit);
+        byType[type.ordinal()] = limit;
+        any = true;
+        continue;
+      }
       if (limit == null) {
         limit = factory.create(units, periodNanos);
         counts[0]++;
       } else if (limit.units() != units || limit.periodNanos() != periodNanos) {
-        limit.setRate(units, periodNanos);
+        RateLimit l = limit;
+        rerates.add(() -> l.setRate(units, periodNanos));
         counts[1]++;
       } else {
         counts[2]++;
@@ -240,10 +294,28 @@ final class QuotaBook {
     return new LimitSet(subject, byType, h);
   }
 
+  /** The message for a stored limit the rebuild refuses; {@code kept} is its last limiter. */
+  static String refusal(String why, ThrottleTypes.Kind kind, RateLimit kept) {
+    String keeps;
+    if (kept == null) {
+      keeps = "The throttle is not enforced";
+    } else if (kept.units() == Long.MAX_VALUE) {
+      keeps = "The throttle keeps its last accepted setting, no limit,";
+    } else {
+      keeps = "The throttle keeps its last accepted limit, " + kept.units() / kind.scale() + " "
+        + kind.unitName() + " per " + kept.periodNanos() + " ns,";
+    }
+    return "Refused a limit read from hbase:quota: " + why + ". " + keeps
+      + " until the setting is corrected";
+  }
+
   private static long shareOf(TimedQuota tq, QuotaEntry e, ScopeFactors factors) {
     long soft = tq.getSoftLimit();
     if (soft <= 0) {
       return 0; // a zero limit refuses everything, as in HBase
+    }
+    if (soft == Long.MAX_VALUE) {
+      return soft; // no limit, as in HBase, whatever the share
     }
     if (tq.getScope() != QuotaProtos.QuotaScope.CLUSTER) {
       return soft;

@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.quotas;
 
+import dev.hbasepatches.quotas.limit.Ticker;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.quotas.OperationQuota;
 
@@ -31,10 +32,17 @@ final class ThrottleRouter {
 
   private final CostModel costs;
   private final DefaultUserLimits defaults;
+  private final Ticker clock;
 
   ThrottleRouter(CostModel costs, DefaultUserLimits defaults) {
+    this(costs, defaults, Ticker.SYSTEM);
+  }
+
+  /** @param clock measures each request's handler time (tests drive a fake one) */
+  ThrottleRouter(CostModel costs, DefaultUserLimits defaults, Ticker clock) {
     this.costs = costs;
     this.defaults = defaults;
+    this.clock = clock;
   }
 
   /** False when no request can be throttled under {@code s}: skip everything. */
@@ -65,7 +73,7 @@ final class ThrottleRouter {
     if (u != null && u.bypassGlobals()) {
       return userSet == null
         ? FreeOperationQuota.INSTANCE
-        : new PacedOperationQuota(new LimitSet[] { userSet }, false, costs, blockSize);
+        : new PacedOperationQuota(new LimitSet[] { userSet }, false, costs, blockSize, clock);
     }
     LimitSet tableSet = s.table(table);
     LimitSet nsSet = s.namespace(table.getNamespaceAsString());
@@ -93,6 +101,6 @@ final class ThrottleRouter {
     if (!mayExceed && rsSet != null) {
       sets[i++] = rsSet;
     }
-    return new PacedOperationQuota(sets, mayExceed, costs, blockSize);
+    return new PacedOperationQuota(sets, mayExceed, costs, blockSize, clock);
   }
 }

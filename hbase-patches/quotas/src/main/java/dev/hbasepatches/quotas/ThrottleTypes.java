@@ -92,6 +92,45 @@ final class ThrottleTypes {
     long scale() {
       return this == REQUEST_HANDLER_USAGE_MS ? 1000 : 1;
     }
+
+    /** What one configured unit of this kind is, for messages. */
+    String unitName() {
+      if (this == REQUEST_HANDLER_USAGE_MS) {
+        return "ms";
+      }
+      return counted() ? "requests" : this.name().endsWith("CAPACITY_UNIT") ? "capacity units"
+        : "bytes";
+    }
+
+    /**
+     * The largest configured limit of this kind that is enforced as a finite rate: limiter units
+     * are the limit times {@link #scale()} and must fit a long. {@code Long.MAX_VALUE} itself is
+     * accepted too and means no limit, as in HBase.
+     */
+    long largestLimit() {
+      return Long.MAX_VALUE / scale();
+    }
+
+    /**
+     * Limiter units for a configured limit of this kind (0 or more): the limit times
+     * {@link #scale()}, with {@code Long.MAX_VALUE} kept as {@code Long.MAX_VALUE}, i.e. no limit.
+     *
+     * @param what names the setting, for the message
+     * @throws IllegalArgumentException naming the setting, the value and the largest limit, when
+     *           the limit is negative or does not fit once scaled
+     */
+    long units(long limit, String what) {
+      if (limit == Long.MAX_VALUE) {
+        return Long.MAX_VALUE;
+      }
+      if (limit < 0 || limit > largestLimit()) {
+        String why = scale() == 1 ? "" : " (it is kept times " + scale() + ", which must fit a"
+          + " long; " + Long.MAX_VALUE + " alone means no limit)";
+        throw new IllegalArgumentException(what + " is " + limit + " " + unitName() + ": a "
+          + name() + " limit must be between 0 and " + largestLimit() + why);
+      }
+      return limit * scale();
+    }
   }
 
   private static final ThrottleType[] TYPES = ThrottleType.values();

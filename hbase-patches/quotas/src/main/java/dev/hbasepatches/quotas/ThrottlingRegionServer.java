@@ -73,8 +73,9 @@ public class ThrottlingRegionServer extends HRegionServer {
   /**
    * Checks the quota settings before the server allocates anything (ports, ZooKeeper): a bad
    * mode, a capacity unit that is not a positive number of bytes, or (PATCHED) a throttle type of
-   * the running HBase this module cannot enforce stops the start with a message naming the key
-   * or the HBase version.
+   * the running HBase this module cannot enforce, a per-user default limit the limiters cannot
+   * hold or a bad bound on default users stops the start with a message naming the key or the
+   * HBase version.
    */
   static Configuration checkedBeforeStart(Configuration conf) {
     QuotaMode mode = QuotaMode.from(conf);
@@ -83,6 +84,7 @@ public class ThrottlingRegionServer extends HRegionServer {
       CostModel.from(conf);
       if (mode == QuotaMode.PATCHED) {
         ThrottleTypes.checkSupported();
+        DefaultUserLimits.check(conf);
       }
     }
     return conf;

@@ -23,7 +23,7 @@ import dev.hbasepatches.quotas.limit.RateLimit;
  * A test limit with no clock: a bucket of {@code units} that never refills, refusing with a
  * fixed wait. It records what was refunded and charged so tests can check the bookkeeping.
  */
-final class CountingLimit implements RateLimit {
+class CountingLimit implements RateLimit {
 
   private long units;
   private long periodNanos;

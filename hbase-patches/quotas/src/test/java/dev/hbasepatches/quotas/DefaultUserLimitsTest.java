@@ -24,10 +24,14 @@ import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import dev.hbasepatches.quotas.limit.SmoothRateLimit;
+import dev.hbasepatches.quotas.limit.Ticker;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.quotas.QuotaUtil;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.apache.hadoop.hbase.util.VersionInfo;
+import org.junit.Assume;
 import org.junit.Test;
 
 public class DefaultUserLimitsTest {
@@ -93,5 +97,81 @@ public class DefaultUserLimitsTest {
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().contains(DefaultUserLimits.MAX_USERS_KEY));
     }
+  }
+
+  private static final QuotaBook.LimitFactory REAL =
+    (units, period) -> new SmoothRateLimit(units, period, Ticker.SYSTEM);
+
+  private static ThrottleType handlerTime() {
+    ThrottleType t = ThrottleTypes.type(ThrottleTypes.Kind.REQUEST_HANDLER_USAGE_MS);
+    Assume.assumeTrue("HBase " + VersionInfo.getVersion() + " has no handler-time throttle",
+      t != null);
+    return t;
+  }
+
+  /**
+   * A default handler time of Long.MAX_VALUE ms is no limit, as HBase reads Long.MAX_VALUE: it
+   * does not overflow into a negative rate that fails the limiter's constructor on every request
+   * of every user without a quota row.
+   */
+  @Test
+  public void handlerTimeDefaultOfLongMaxValueIsNoLimit() {
+    ThrottleType handler = handlerTime();
+    Configuration conf = new Configuration(false);
+    conf.setLong(ThrottleTypes.kind(handler).defaultKey, Long.MAX_VALUE);
+    conf.setLong(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_NUM, 5);
+    DefaultUserLimits d = DefaultUserLimits.from(conf, REAL);
+    LimitSet set = d.forUser("anyone").global();
+    assertEquals(Long.MAX_VALUE, set.limit(handler).units());
+    for (int i = 0; i < 1000; i++) {
+      assertEquals(0, set.limit(handler).tryAcquire(1_000_000));
+    }
+    assertEquals(5, set.limit(ThrottleType.READ_NUMBER).units());
+  }
+
+  /**
+   * A default whose microseconds do not fit a long is refused when the defaults are read (at
+   * server start), naming the key, the value and the largest limit.
+   */
+  @Test
+  public void handlerTimeDefaultThatOverflowsIsRefusedNamingKeyValueAndLimit() {
+    ThrottleType handler = handlerTime();
+    String key = ThrottleTypes.kind(handler).defaultKey;
+    for (long bad : new long[] { Long.MAX_VALUE - 1, Long.MAX_VALUE / 1000 + 1 }) {
+      Configuration conf = new Configuration(false);
+      conf.setLong(key, bad);
+      try {
+        DefaultUserLimits.from(conf, REAL).forUser("anyone");
+        fail(key + "=" + bad + " was accepted");
+      } catch (IllegalArgumentException e) {
+        String m = e.getMessage();
+        assertTrue(m, m.contains(key) && m.contains(Long.toString(bad))
+          && m.contains(Long.toString(Long.MAX_VALUE / 1000)));
+      }
+    }
+    Configuration largest = new Configuration(false);
+    largest.setLong(key, Long.MAX_VALUE / 1000);
+    assertEquals(Long.MAX_VALUE / 1000 * 1000,
+      DefaultUserLimits.from(largest, REAL).forUser("anyone").global().limit(handler).units());
+  }
+
+  /** Below -1 (HBase's "none") and words are refused too, naming the key and the value. */
+  @Test
+  public void negativeOrMalformedDefaultsAreRefused() {
+    for (String bad : new String[] { "-2", "ten", "1.5" }) {
+      Configuration conf = new Configuration(false);
+      conf.set(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_NUM, bad);
+      try {
+        DefaultUserLimits.from(conf, REAL).forUser("anyone");
+        fail(bad + " was accepted");
+      } catch (IllegalArgumentException e) {
+        String m = e.getMessage();
+        assertTrue(m, m.contains(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_NUM)
+          && m.contains(bad));
+      }
+    }
+    Configuration none = new Configuration(false);
+    none.set(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_REQUEST_NUM, "-1");
+    assertNull(DefaultUserLimits.from(none, REAL));
   }
 }

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
@@ -99,20 +98,23 @@ final class LoadProbe {
     return null;
   }
 
-  /** Runs {@code threads} closed-loop workers for {@code millis} and waits for them. */
-  static Tally run(Connection c, TableName table, int threads, long millis, Op op)
-    throws Exception {
+  /**
+   * Runs {@code threads} closed-loop workers until {@code done} holds for what they saw (checked
+   * between operations), and waits for them. Runs end on behaviour, never on a duration, so a
+   * slow machine takes longer instead of seeing less; the case's own timeout bounds it.
+   */
+  static Tally runUntil(Connection c, TableName table, int threads,
+    java.util.function.Predicate<Tally> done, Op op) throws Exception {
     Tally tally = new Tally();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long start = System.nanoTime();
-    long end = start + TimeUnit.MILLISECONDS.toNanos(millis);
-    List<Future<?>> done = new ArrayList<>();
+    List<Future<?>> futures = new ArrayList<>();
     for (int w = 0; w < threads; w++) {
       final long seed = w * 1_000_003L;
-      done.add(pool.submit(() -> {
+      futures.add(pool.submit(() -> {
         try (Table t = c.getTable(table)) {
           long i = seed;
-          while (System.nanoTime() < end) {
+          while (!done.test(tally)) {
             try {
               op.run(t, i++);
               tally.admitted.incrementAndGet();
@@ -122,25 +124,30 @@ final class LoadProbe {
                 synchronized (tally.failures) {
                   tally.failures.add(e);
                 }
+                if (tally.failures.size() > 100) {
+                  return null; // the case fails on them; do not spin
+                }
                 continue;
               }
               tally.throttled.incrementAndGet();
               long wait = r.getWaitInterval();
               tally.minWaitMs.accumulateAndGet(wait, Math::min);
               tally.maxWaitMs.accumulateAndGet(wait, Math::max);
-              long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
-              Thread.sleep(Math.max(0, Math.min(wait, left)));
+              Thread.sleep(wait);
             }
           }
         }
         return null;
       }));
     }
-    for (Future<?> f : done) {
-      f.get();
+    try {
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
     }
     tally.elapsedNanos = System.nanoTime() - start;
-    pool.shutdown();
     return tally;
   }
 }

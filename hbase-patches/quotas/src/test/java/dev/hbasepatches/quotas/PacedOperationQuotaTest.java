@@ -22,8 +22,10 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import dev.hbasepatches.quotas.limit.RateLimit;
+import dev.hbasepatches.quotas.limit.SmoothRateLimit;
 import java.util.Collections;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -227,6 +229,79 @@ public class PacedOperationQuotaTest {
     assertEquals("nothing taken from the user on refusal", 2, user.used);
   }
 
+  /**
+   * A 100-read multi-get admitted under 10 reads a second takes the whole period (10) and owes
+   * 90; a refresh raises the limit to 1000 while it runs. It must still pay 100 in all, not 10
+   * (the settlement must not recompute what was taken from the limit at close).
+   */
+  @Test
+  public void settlementUsesWhatWasTakenWhenTheLimitIsRaisedInFlight() throws Exception {
+    CountingLimit reads = new CountingLimit(10, SECOND);
+    PacedOperationQuota q = quota(false, set("user", ThrottleType.READ_NUMBER, reads));
+    q.checkBatchQuota(0, 100);
+    assertEquals("one period's worth taken at admission", 10, reads.used);
+    reads.setRate(1000, SECOND); // a refresh re-rates the limiter in place
+    q.close();
+    assertEquals("the request pays its 100 reads", 100, reads.used);
+    assertEquals(90, reads.charged);
+  }
+
+  /** The same request under 1000 a second, lowered to 10 while it runs: 100 in all, not 190. */
+  @Test
+  public void settlementUsesWhatWasTakenWhenTheLimitIsLoweredInFlight() throws Exception {
+    CountingLimit reads = new CountingLimit(1000, SECOND);
+    PacedOperationQuota q = quota(false, set("user", ThrottleType.READ_NUMBER, reads));
+    q.checkBatchQuota(0, 100);
+    assertEquals(100, reads.used);
+    reads.setRate(10, SECOND);
+    q.close();
+    assertEquals("the request pays its 100 reads, no more", 100, reads.used);
+    assertEquals(0, reads.charged);
+    assertEquals(0, reads.refunded);
+  }
+
+  /**
+   * A refusal refunds what the earlier limits gave, even when one of them was re-rated between
+   * its admission and the refusal (here by the refusing limiter itself, standing for a refresh
+   * that lands in that instant).
+   */
+  @Test
+  public void refusalRefundsWhatWasTakenEvenWhenReratedMeanwhile() throws Exception {
+    CountingLimit user = new CountingLimit(10, SECOND);
+    RateLimit refusing = new CountingLimit(0, SECOND) {
+      @Override
+      public synchronized long tryAcquire(long cost) {
+        user.setRate(1000, SECOND);
+        return super.tryAcquire(cost);
+      }
+    };
+    try {
+      quota(false, set("user", ThrottleType.READ_NUMBER, user),
+        set("table", ThrottleType.READ_NUMBER, refusing)).checkBatchQuota(0, 100);
+      fail("the table limit is closed");
+    } catch (RpcThrottlingException expected) {
+      assertEquals(RpcThrottlingException.Type.NumReadRequestsExceeded, expected.getType());
+    }
+    assertEquals("the user limit got back exactly the 10 it gave", 0, user.used);
+    assertEquals(10, user.refunded);
+  }
+
+  /**
+   * The same on the real limiter and a manual clock: a 100-read multi-get admitted under 10 a
+   * second, the limit raised to 1000 a second in flight. After the close the limit owes exactly
+   * 100 reads at the new rate (0.1 s), as if the request had come after the raise.
+   */
+  @Test
+  public void realLimiterOwesTheWholeRequestAfterARaiseInFlight() throws Exception {
+    AtomicLong now = new AtomicLong(1_000_000_000L);
+    SmoothRateLimit reads = new SmoothRateLimit(10, SECOND, now::get);
+    PacedOperationQuota q = quota(false, set("user", ThrottleType.READ_NUMBER, reads));
+    q.checkBatchQuota(0, 100);
+    reads.setRate(1000, SECOND);
+    q.close();
+    assertEquals(TimeUnit.MILLISECONDS.toNanos(100), reads.backlogNanos());
+  }
+
   @Test
   public void capacityUnitsRoundUp() {
     assertEquals(2, COSTS.cost(ThrottleType.READ_CAPACITY_UNIT, 0, 1, 0, 1025));
@@ -302,21 +377,27 @@ public class PacedOperationQuotaTest {
       bytes.used >= 3000 && bytes.used < 3200);
   }
 
-  /** Handler time: estimated before, charged as measured after, refused when spent. */
+  /**
+   * Handler time: estimated before, charged as measured after (on a manual clock: exactly the
+   * 20 ms the request held its handler), refused when spent.
+   */
   @Test
   public void handlerTimeIsChargedAsMeasured() throws Exception {
     ThrottleType handler = newer(ThrottleTypes.Kind.REQUEST_HANDLER_USAGE_MS);
     CountingLimit micros = new CountingLimit(5_000, SECOND); // 5 ms a second
     LimitSet u = set("user", handler, micros);
-    PacedOperationQuota q = quota(false, u);
+    AtomicLong now = new AtomicLong(-5_000_000_000L);
+    PacedOperationQuota q =
+      new PacedOperationQuota(new LimitSet[] { u }, false, COSTS, BLOCK, now::get);
     q.checkBatchQuota(0, 1, false);
     assertEquals("one millisecond estimated before any history",
       PacedOperationQuota.FIRST_HANDLER_MICROS, micros.used);
-    Thread.sleep(20);
+    now.addAndGet(TimeUnit.MILLISECONDS.toNanos(20));
     q.close();
-    assertTrue("charged the 20 ms the request held: " + micros.used, micros.used >= 20_000);
+    assertEquals("charged the 20 ms the request held", 20_000, micros.used);
     try {
-      quota(false, u).checkBatchQuota(0, 1, false);
+      new PacedOperationQuota(new LimitSet[] { u }, false, COSTS, BLOCK, now::get)
+        .checkBatchQuota(0, 1, false);
       fail("5 ms a second, 20 ms used");
     } catch (RpcThrottlingException e) {
       assertEquals("RequestHandlerUsageTimeExceeded", e.getType().name());

@@ -35,6 +35,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HConstants;
@@ -81,8 +83,10 @@ import org.slf4j.LoggerFactory;
  * observed from real clients running as different users.
  * <p>
  * Rate bounds are computed, not tuned: a throttle of R per second over a run of T seconds admits
- * at most its burst (one period's worth) plus R per second, and, because refused clients sleep
- * the advertised wait and retry, at least half of R*T even on a busy two-core machine.
+ * at most its burst (one period's worth) plus R per second; a slower machine only admits less.
+ * Runs end on behaviour (enough admissions past the burst and enough refusals seen), never on a
+ * duration, and nothing asserts how much a client got done in a given time. Exact counts use
+ * limits per day, which nothing refills during a case.
  */
 public class PacedQuotaMiniClusterTest {
 
@@ -186,15 +190,19 @@ public class PacedQuotaMiniClusterTest {
     }
   }
 
+  /** A throttled run: past its burst twice over, refused at least four times. */
+  private static Predicate<LoadProbe.Tally> pastTheBurst(long burst) {
+    return t -> t.admitted.get() >= 2 * burst && t.throttled.get() >= 4;
+  }
+
   private static void assertRate(String who, LoadProbe.Tally t, double perSecond,
     double burst) {
     double most = burst + perSecond * t.seconds() * 1.1 + 4;
-    double least = perSecond * t.seconds() * 0.5;
-    String msg = who + ": " + t + "; expected between " + (long) least + " and " + (long) most;
+    String msg = who + ": " + t + "; expected at most " + (long) most;
     LOG.info(msg);
     assertTrue(msg, t.failures.isEmpty());
     assertTrue(msg, t.admitted.get() <= most);
-    assertTrue(msg, t.admitted.get() >= least);
+    assertTrue(msg, t.admitted.get() >= 2 * burst);
     assertTrue(msg, t.throttled.get() > 0);
     assertTrue(msg, t.minWaitMs.get() > 0);
     assertTrue("a wait is never longer than one period: " + msg, t.maxWaitMs.get() <= 1000);
@@ -212,21 +220,28 @@ public class PacedQuotaMiniClusterTest {
     try {
       awaitSnapshot("alice throttled", s -> s.user("alice") != null);
       LoadProbe.Tally[] tallies = new LoadProbe.Tally[2];
+      AtomicBoolean aliceDone = new AtomicBoolean();
       Thread bobLoad = new Thread(() -> {
         try {
-          tallies[1] = LoadProbe.run(bob, READS, 2, 4000, PacedQuotaMiniClusterTest::get);
+          // Bob reads as long as alice is throttled, and at least past alice's burst.
+          tallies[1] = LoadProbe.runUntil(bob, READS, 2,
+            t -> aliceDone.get() && t.admitted.get() > 2 * rate, PacedQuotaMiniClusterTest::get);
         } catch (Exception e) {
           throw new IllegalStateException(e);
         }
       });
       bobLoad.start();
-      tallies[0] = LoadProbe.run(alice, READS, 2, 4000, PacedQuotaMiniClusterTest::get);
+      try {
+        tallies[0] = LoadProbe.runUntil(alice, READS, 2, pastTheBurst(rate),
+          PacedQuotaMiniClusterTest::get);
+      } finally {
+        aliceDone.set(true);
+      }
       bobLoad.join();
       assertRate("alice", tallies[0], rate, rate);
       LoadProbe.Tally b = tallies[1];
-      assertTrue("bob is never throttled: " + b, b.throttled.get() == 0 && b.failures.isEmpty());
-      assertTrue("bob is not held to alice's rate: " + b + " vs alice " + tallies[0],
-        b.admitted.get() > tallies[0].admitted.get());
+      assertTrue("bob is never throttled, past alice's limit: " + b,
+        b.throttled.get() == 0 && b.failures.isEmpty() && b.admitted.get() > 2 * rate);
     } finally {
       admin.setQuota(QuotaSettingsFactory.unthrottleUser("alice"));
       awaitSnapshot("alice unthrottled", s -> s.user("alice") == null);
@@ -237,7 +252,7 @@ public class PacedQuotaMiniClusterTest {
   public void changingAndRemovingAThrottleTakesEffectWithoutRestart() throws Exception {
     Admin admin = CLUSTER.admin();
     admin.setQuota(QuotaSettingsFactory.throttleUser("alice", READS, ThrottleType.READ_NUMBER,
-      1, TimeUnit.SECONDS));
+      1, TimeUnit.DAYS));
     QuotaSnapshot s = awaitSnapshot("alice on " + READS, x -> x.user("alice") != null);
     RateLimit limit = s.user("alice").forTable(READS).limit(ThrottleType.READ_NUMBER);
     assertNull("the throttle is for one table only", s.user("alice").forTable(OTHER));
@@ -254,7 +269,7 @@ public class PacedQuotaMiniClusterTest {
         }
         get(other, i);
       }
-      assertTrue("10 quick reads against 1/sec: " + refused + " refused", refused >= 5);
+      assertEquals("10 reads against 1 a day: all but the first refused", 9, refused);
 
       admin.setQuota(QuotaSettingsFactory.throttleUser("alice", READS,
         ThrottleType.READ_NUMBER, 10_000, TimeUnit.SECONDS));
@@ -263,7 +278,7 @@ public class PacedQuotaMiniClusterTest {
           .limit(ThrottleType.READ_NUMBER).units() == 10_000);
       assertSame("the limiter is re-rated in place, not replaced", limit,
         s.user("alice").forTable(READS).limit(ThrottleType.READ_NUMBER));
-      Thread.sleep(1100); // let the debt of the 1/sec period run off
+      // What the day's one read owes is 0.1 ms at the new rate: the next 20 reads pass.
       for (int i = 0; i < 20; i++) {
         get(t, i);
       }
@@ -291,23 +306,34 @@ public class PacedQuotaMiniClusterTest {
       awaitSnapshot("table and namespace throttles",
         s -> s.table(READS) != null && s.namespace(NS) != null);
       LoadProbe.Tally[] t = new LoadProbe.Tally[3];
+      AtomicInteger throttledDone = new AtomicInteger();
       Thread ns = new Thread(() -> {
         try {
-          t[1] = LoadProbe.run(carol, IN_NS, 2, 3000, PacedQuotaMiniClusterTest::get);
+          t[1] = LoadProbe.runUntil(carol, IN_NS, 2, pastTheBurst(rate),
+            PacedQuotaMiniClusterTest::get);
         } catch (Exception e) {
           throw new IllegalStateException(e);
+        } finally {
+          throttledDone.incrementAndGet();
         }
       });
       Thread free = new Thread(() -> {
         try {
-          t[2] = LoadProbe.run(carol, OTHER, 1, 3000, PacedQuotaMiniClusterTest::get);
+          t[2] = LoadProbe.runUntil(carol, OTHER, 1,
+            x -> throttledDone.get() == 2 && x.admitted.get() > 2 * rate,
+            PacedQuotaMiniClusterTest::get);
         } catch (Exception e) {
           throw new IllegalStateException(e);
         }
       });
       ns.start();
       free.start();
-      t[0] = LoadProbe.run(bob, READS, 2, 3000, PacedQuotaMiniClusterTest::get);
+      try {
+        t[0] = LoadProbe.runUntil(bob, READS, 2, pastTheBurst(rate),
+          PacedQuotaMiniClusterTest::get);
+      } finally {
+        throttledDone.incrementAndGet();
+      }
       ns.join();
       free.join();
       assertRate("bob on the throttled table", t[0], rate, rate);
@@ -331,16 +357,15 @@ public class PacedQuotaMiniClusterTest {
       awaitSnapshot("carol write-size throttle", s -> s.user("carol") != null);
       long cell = new Put(row(0)).addColumn(F, Q, new byte[1000]).getFamilyCellMap().get(F).get(0)
         .getSerializedSize();
-      LoadProbe.Tally t = LoadProbe.run(carol, WRITES, 2, 3000,
+      long burstPuts = bytesPerSecond / cell + 1;
+      LoadProbe.Tally t = LoadProbe.runUntil(carol, WRITES, 2, pastTheBurst(burstPuts),
         (table, i) -> table.put(new Put(row(i)).addColumn(F, Q, new byte[1000])));
       double bytes = t.admitted.get() * (double) cell;
       double most = bytesPerSecond * (t.seconds() * 1.1 + 1) + 4 * cell;
-      double least = bytesPerSecond * t.seconds() * 0.5;
-      String msg = t + ", " + (long) bytes + " bytes admitted, expected between " + (long) least
-        + " and " + (long) most;
+      String msg = t + ", " + (long) bytes + " bytes admitted, expected at most " + (long) most;
       LOG.info("carol writing: {}", msg);
       assertTrue(msg, t.failures.isEmpty());
-      assertTrue(msg, bytes <= most && bytes >= least);
+      assertTrue(msg, bytes <= most);
       assertTrue(msg, t.throttled.get() > 0 && t.minWaitMs.get() > 0);
       assertTrue(msg, t.maxWaitMs.get() <= 1000);
       // Reads are not writes.
@@ -373,8 +398,8 @@ public class PacedQuotaMiniClusterTest {
       int retriesRefused = 0;
       boolean retrying = false;
       long start = System.nanoTime();
-      long end = start + TimeUnit.SECONDS.toNanos(3);
-      while (System.nanoTime() < end) {
+      // Until the burst is spent twice over and refused scans were retried: behaviour, not time.
+      while (scans < 4 || retriesAdmitted + retriesRefused < 2) {
         try (ResultScanner rs = t.getScanner(new Scan().setCaching(ROWS))) {
           long scanned = 0;
           for (Result r : rs) {
@@ -403,13 +428,11 @@ public class PacedQuotaMiniClusterTest {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double most = bytesPerSecond * (seconds * 1.1 + 1) + 2 * ROWS * 1100;
-      double least = bytesPerSecond * seconds * 0.4;
       String msg = scans + " full scans, " + bytes + " bytes in " + String.format("%.2f s", seconds)
-        + "; expected between " + (long) least + " and " + (long) most + "; after sleeping the"
-        + " advertised wait " + retriesAdmitted + " retries were admitted, " + retriesRefused
-        + " refused again";
+        + "; expected at most " + (long) most + "; after sleeping the advertised wait "
+        + retriesAdmitted + " retries were admitted, " + retriesRefused + " refused again";
       LOG.info("frank scanning: {}", msg);
-      assertTrue(msg, bytes <= most && bytes >= least);
+      assertTrue(msg, bytes <= most);
       assertTrue(msg, retriesAdmitted + retriesRefused > 0);
       assertTrue(msg, retriesAdmitted >= 2 * retriesRefused);
     } finally {
@@ -422,7 +445,7 @@ public class PacedQuotaMiniClusterTest {
   public void rpcThrottleSwitchTurnsEnforcementOffAndOn() throws Exception {
     Admin admin = CLUSTER.admin();
     admin.setQuota(QuotaSettingsFactory.throttleUser("bob", OTHER, ThrottleType.REQUEST_NUMBER,
-      1, TimeUnit.MINUTES));
+      1, TimeUnit.DAYS));
     try {
       awaitSnapshot("bob throttled on " + OTHER, s -> s.user("bob") != null);
       assertTrue(admin.switchRpcThrottle(false));
@@ -431,6 +454,11 @@ public class PacedQuotaMiniClusterTest {
           get(t, i);
         }
         admin.switchRpcThrottle(true);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!manager().isRpcThrottleEnabled() && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertTrue("the server saw the switch", manager().isRpcThrottleEnabled());
         int refused = 0;
         for (int i = 0; i < 5; i++) {
           try {
@@ -440,7 +468,7 @@ public class PacedQuotaMiniClusterTest {
             refused++;
           }
         }
-        assertTrue("1/min after the switch is back on: " + refused, refused >= 3);
+        assertEquals("1 a day after the switch is back on: the first passes", 4, refused);
       }
     } finally {
       admin.switchRpcThrottle(true);
@@ -482,9 +510,9 @@ public class PacedQuotaMiniClusterTest {
    * What upstream's TestBlockBytesScannedQuota checks, on the system clock: a read-size throttle
    * is charged the blocks a read scans, not the few bytes it returns. 2,000 rows of 200 bytes
    * fill several 64 KB blocks; a Get of one small cell scans a whole block. Under a throttle of
-   * 10.1 blocks a minute, about ten Gets get through before the first refusal (refill over the
-   * run is a fraction of a block), where charging result bytes (~250 B a Get) would admit all 40;
-   * a multi-get of 10 rows spread over the blocks scans several blocks, so at most ten do.
+   * 10.1 blocks a day, about ten Gets get through before the first refusal (nothing refills
+   * during the run), where charging result bytes (~250 B a Get) would admit all 40; a multi-get
+   * of 10 rows spread over the blocks scans several blocks, so at most ten do.
    */
   @Test
   public void readSizeThrottleChargesBlockBytesScanned() throws Exception {
@@ -505,7 +533,7 @@ public class PacedQuotaMiniClusterTest {
     long limit = Math.round(10.1 * blockSize);
     for (String user : new String[] { "gina", "hank" }) {
       admin.setQuota(QuotaSettingsFactory.throttleUser(user, ThrottleType.READ_SIZE, limit,
-        TimeUnit.MINUTES));
+        TimeUnit.DAYS));
     }
     try (Connection gina = LoadProbe.connect(CLUSTER.conf(), LoadProbe.user(CLUSTER.conf(),
       "gina")); Connection hank = LoadProbe.connect(CLUSTER.conf(),
@@ -513,9 +541,9 @@ public class PacedQuotaMiniClusterTest {
       awaitSnapshot("gina and hank throttled",
         s -> s.user("gina") != null && s.user("hank") != null);
       int gets = readsUntilRefused(gina.getTable(bbs), 1, 40);
-      assertTrue("Gets admitted under 10.1 blocks/min: " + gets, gets >= 8 && gets <= 12);
+      assertTrue("Gets admitted under 10.1 blocks/day: " + gets, gets >= 8 && gets <= 12);
       int multis = readsUntilRefused(hank.getTable(bbs), 10, 40);
-      assertTrue("multi-gets of 10 admitted under 10.1 blocks/min: " + multis,
+      assertTrue("multi-gets of 10 admitted under 10.1 blocks/day: " + multis,
         multis >= 1 && multis <= 10);
     } finally {
       for (String user : new String[] { "gina", "hank" }) {
@@ -1031,6 +1059,46 @@ public class PacedQuotaMiniClusterTest {
     } finally {
       admin.setQuota(QuotaSettingsFactory.unthrottleUser("vera"));
       awaitSnapshot("vera unthrottled", s -> s.user("vera") == null);
+    }
+  }
+
+  /**
+   * HBase 2.6.4's handler time set with {@code Admin.setQuota} at the edges: Long.MAX_VALUE ms is
+   * no limit; a value whose microseconds overflow a long is refused on its own (the user stays
+   * unthrottled, a warning names it) and does not stop later refreshes: a limit set after it
+   * applies and counts exactly.
+   */
+  @Test
+  public void handlerTimeAtTheEdgesNeitherFailsRequestsNorFreezesRefreshes() throws Exception {
+    ThrottleType handler = ThrottleTypes.type(ThrottleTypes.Kind.REQUEST_HANDLER_USAGE_MS);
+    Assume.assumeTrue("HBase " + org.apache.hadoop.hbase.util.VersionInfo.getVersion()
+      + " has no handler-time throttle", handler != null);
+    Admin admin = CLUSTER.admin();
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("wes", handler, Long.MAX_VALUE, TimeUnit.SECONDS));
+    admin.setQuota(
+      QuotaSettingsFactory.throttleUser("yuri", handler, Long.MAX_VALUE - 1, TimeUnit.SECONDS));
+    try (Connection wes = connectAs("wes"); Table w = wes.getTable(READS);
+      Connection yuri = connectAs("yuri"); Table y = yuri.getTable(READS);
+      Connection xena = connectAs("xena"); Table x = xena.getTable(READS)) {
+      QuotaSnapshot s = awaitSnapshot("wes without limit, yuri's setting refused",
+        v -> v.user("wes") != null && manager().book().lastChanges().refused.stream()
+          .anyMatch(m -> m.contains("user yuri") && m.contains(Long.toString(Long.MAX_VALUE - 1))));
+      assertEquals(Long.MAX_VALUE, s.user("wes").global().limit(handler).units());
+      assertOutcome("wes, no limit", 30, null, untilRefused(30, i -> get(w, i)));
+      assertNull("yuri's setting is refused: no throttle", s.user("yuri"));
+      assertOutcome("yuri, refused setting", 30, null, untilRefused(30, i -> get(y, i)));
+      admin.setQuota(
+        QuotaSettingsFactory.throttleUser("xena", ThrottleType.READ_NUMBER, 2, TimeUnit.DAYS));
+      awaitSnapshot("a limit set after the refused one", v -> v.user("xena") != null);
+      assertOutcome("xena", 2, RpcThrottlingException.Type.NumReadRequestsExceeded,
+        untilRefused(10, i -> get(x, i)));
+    } finally {
+      for (String user : new String[] { "wes", "yuri", "xena" }) {
+        admin.setQuota(QuotaSettingsFactory.unthrottleUser(user));
+      }
+      awaitSnapshot("wes, yuri and xena unthrottled",
+        v -> v.user("wes") == null && v.user("yuri") == null && v.user("xena") == null);
     }
   }
 }

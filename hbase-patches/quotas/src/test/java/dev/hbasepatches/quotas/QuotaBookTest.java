@@ -23,8 +23,10 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import dev.hbasepatches.quotas.limit.RateLimit;
+import dev.hbasepatches.quotas.limit.SmoothRateLimit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,6 +39,7 @@ import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos.Quotas;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos.Throttle;
+import org.junit.Assume;
 import org.junit.Test;
 
 public class QuotaBookTest {
@@ -238,6 +241,120 @@ public class QuotaBookTest {
     RateLimit l = book.current().user("alice").global().limit(ThrottleType.REQUEST_NUMBER);
     assertEquals("the snapshot left in place has the newer settings", 5, l.units());
     assertEquals(1, made.size());
+  }
+
+  static ThrottleType handlerTime() {
+    ThrottleType t = ThrottleTypes.type(ThrottleTypes.Kind.REQUEST_HANDLER_USAGE_MS);
+    Assume.assumeTrue("HBase " + org.apache.hadoop.hbase.util.VersionInfo.getVersion()
+      + " has no handler-time throttle", t != null);
+    return t;
+  }
+
+  static Quotas limit(ThrottleType type, long n, TimeUnit unit) {
+    return Quotas.newBuilder().setThrottle(ThrottleTypes.with(Throttle.newBuilder(), type,
+      ProtobufUtil.toTimedQuota(n, unit, QuotaScope.MACHINE))).build();
+  }
+
+  /** The module's own limiters, on a clock that stands still. */
+  private final QuotaBook real = new QuotaBook((units, period) -> {
+    return new SmoothRateLimit(units, period, () -> 42L);
+  });
+
+  /** A handler time of Long.MAX_VALUE ms set with set_quota is no limit, not a negative rate. */
+  @Test
+  public void handlerTimeOfLongMaxValueIsNoLimit() {
+    ThrottleType handler = handlerTime();
+    QuotaSnapshot s = real.rebuild(entries(QuotaEntry.user("alice",
+      limit(handler, Long.MAX_VALUE, TimeUnit.SECONDS))), false, ScopeFactors.WHOLE);
+    RateLimit l = s.user("alice").global().limit(handler);
+    assertEquals(Long.MAX_VALUE, l.units());
+    assertEquals(0, l.tryAcquire(Long.MAX_VALUE / 2));
+    // CLUSTER-scoped, shared out: still no limit.
+    Quotas cluster = Quotas.newBuilder().setThrottle(ThrottleTypes.with(Throttle.newBuilder(),
+      handler, ProtobufUtil.toTimedQuota(Long.MAX_VALUE, TimeUnit.SECONDS, QuotaScope.CLUSTER)))
+      .build();
+    s = real.rebuild(entries(QuotaEntry.user("alice", cluster)), false, new ScopeFactors() {
+      @Override
+      public double perServer() {
+        return 0.5;
+      }
+
+      @Override
+      public double forTable(TableName table) {
+        return 0.5;
+      }
+    });
+    assertEquals(Long.MAX_VALUE, s.user("alice").global().limit(handler).units());
+  }
+
+  /**
+   * A handler time whose microseconds overflow is refused on its own: the refresh that reads it
+   * still applies everything else (a raise for one user, a new limit for another), the refused
+   * throttle keeps its last accepted limiter and rate, and later refreshes go on.
+   */
+  @Test
+  public void overflowingHandlerTimeIsRefusedAloneAndRefreshesGoOn() {
+    ThrottleType handler = handlerTime();
+    QuotaSnapshot before = real.rebuild(entries(QuotaEntry.user("alice",
+      reqNum(10, TimeUnit.SECONDS)), QuotaEntry.user("bob", limit(handler, 5, TimeUnit.SECONDS))),
+      false, ScopeFactors.WHOLE);
+    RateLimit bobs = before.user("bob").global().limit(handler);
+    RateLimit alices = before.user("alice").global().limit(ThrottleType.REQUEST_NUMBER);
+    assertEquals(5000, bobs.units());
+
+    QuotaSnapshot s = real.rebuild(entries(
+      QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS)),
+      QuotaEntry.user("bob", limit(handler, Long.MAX_VALUE - 1, TimeUnit.SECONDS)),
+      QuotaEntry.user("carol", reqNum(7, TimeUnit.SECONDS))), false, ScopeFactors.WHOLE);
+    assertSame(alices, s.user("alice").global().limit(ThrottleType.REQUEST_NUMBER));
+    assertEquals("the raise next to the bad row is applied", 20, alices.units());
+    assertSame("bob keeps his limiter", bobs, s.user("bob").global().limit(handler));
+    assertEquals("and its rate: 5 ms a second", 5000, bobs.units());
+    assertEquals(7, s.user("carol").global().limit(ThrottleType.REQUEST_NUMBER).units());
+
+    // A new subject whose only limit is refused gets no limiter at all.
+    s = real.rebuild(entries(QuotaEntry.user("dave",
+      limit(handler, Long.MAX_VALUE / 1000 + 1, TimeUnit.MINUTES))), false, ScopeFactors.WHOLE);
+    assertNull(s.user("dave"));
+    // Corrected, it applies on the next refresh.
+    s = real.rebuild(entries(QuotaEntry.user("dave", limit(handler, 3, TimeUnit.MINUTES))), false,
+      ScopeFactors.WHOLE);
+    assertEquals(3000, s.user("dave").global().limit(handler).units());
+  }
+
+  /**
+   * A rebuild that fails (here the factory cannot make a new limiter) changes no rate: the
+   * limiter a re-rate earlier in the same rebuild would have changed keeps the rate the snapshot
+   * still in place says, and the next rebuild applies both.
+   */
+  @Test
+  public void aFailedRebuildLeavesEveryRateAsItWas() throws Exception {
+    boolean[] fail = { false };
+    QuotaBook book = new QuotaBook((units, period) -> {
+      if (fail[0]) {
+        throw new IllegalStateException("no limiter now");
+      }
+      return new CountingLimit(units, period);
+    });
+    QuotaSnapshot first =
+      book.refresh(() -> contents(QuotaEntry.user("alice", reqNum(10, TimeUnit.SECONDS))));
+    RateLimit alices = first.user("alice").global().limit(ThrottleType.REQUEST_NUMBER);
+    fail[0] = true;
+    try {
+      book.refresh(() -> contents(QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS)),
+        QuotaEntry.user("bob", reqNum(5, TimeUnit.SECONDS))));
+      fail("the factory failed");
+    } catch (IllegalStateException expected) {
+      // the refresh fails as a whole
+    }
+    assertSame(first, book.current());
+    assertEquals("not re-rated by a rebuild that was not published", 10, alices.units());
+    fail[0] = false;
+    QuotaSnapshot s = book.rebuild(entries(QuotaEntry.user("alice", reqNum(20, TimeUnit.SECONDS)),
+      QuotaEntry.user("bob", reqNum(5, TimeUnit.SECONDS))), false, ScopeFactors.WHOLE);
+    assertSame(alices, s.user("alice").global().limit(ThrottleType.REQUEST_NUMBER));
+    assertEquals(20, alices.units());
+    assertEquals(5, s.user("bob").global().limit(ThrottleType.REQUEST_NUMBER).units());
   }
 
   private static QuotaTableReader.Contents contents(QuotaEntry... e) {

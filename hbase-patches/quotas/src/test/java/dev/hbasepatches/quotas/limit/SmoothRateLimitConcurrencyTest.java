@@ -25,6 +25,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.Test;
 
 /**
@@ -142,48 +143,84 @@ public class SmoothRateLimitConcurrencyTest {
     assertEquals(4100, got[1]);
   }
 
-  @Test
-  public void freeRunningClockNeverAdmitsMoreThanTheRate() throws Exception {
-    int threads = 8;
-    long units = 2000;
+  /**
+   * The clock moves while the threads take (costs of 1 and, after a refusal, 3), in seeded steps
+   * of up to 50 ms. It moves only once every thread has been refused since the last step: each
+   * thread provably ran in every step, and the limit was full at each step, so no refill was
+   * lost to an idle moment. Then the total admitted is exactly the burst plus the refill of the
+   * time elapsed: no more (the limit holds under contention), and no less (nothing was lost to
+   * a race), with nothing left to drain afterwards.
+   */
+  @Test(timeout = 120_000)
+  public void clockMovingUnderRacingThreadsAdmitsExactlyTheRate() throws Exception {
+    int threads = 4;
+    int steps = 300;
+    long units = 2000; // 0.5 ms a unit, exactly
     FakeTicker clock = new FakeTicker(1);
     SmoothRateLimit limit = new SmoothRateLimit(units, SEC, clock);
+    AtomicLong epoch = new AtomicLong();
+    AtomicLongArray refusedIn = new AtomicLongArray(threads);
+    AtomicLongArray stepsSeen = new AtomicLongArray(threads);
+    for (int w = 0; w < threads; w++) {
+      refusedIn.set(w, -1);
+    }
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong admitted = new AtomicLong();
     Thread[] workers = new Thread[threads];
     for (int w = 0; w < threads; w++) {
+      int me = w;
       workers[w] = new Thread(() -> {
         while (!stop.get()) {
+          long e = epoch.get(); // read before asking: a refusal is then at this step's time
           if (limit.tryAcquire(1) == 0) {
             admitted.incrementAndGet();
           } else if (limit.tryAcquire(3) == 0) {
             admitted.addAndGet(3);
+          } else {
+            if (refusedIn.get(me) != e) {
+              refusedIn.set(me, e);
+              stepsSeen.incrementAndGet(me);
+            }
+            Thread.yield();
           }
         }
       });
       workers[w].start();
     }
+    Random rnd = new Random(SEED);
     long elapsed = 0;
-    for (int i = 0; i < 20_000; i++) {
-      clock.advance(50_000);
-      elapsed += 50_000;
-      if ((i & 1023) == 0) {
-        Thread.yield();
+    for (int i = 0; i <= steps; i++) {
+      awaitEveryoneRefusedIn(epoch.get(), refusedIn, workers);
+      if (i == steps) {
+        break;
       }
+      long step = 1 + rnd.nextInt(50_000_000);
+      clock.advance(step);
+      elapsed += step;
+      epoch.incrementAndGet();
     }
     stop.set(true);
     for (Thread w : workers) {
-      w.join();
+      w.join(60_000);
+      assertTrue("a worker did not stop", !w.isAlive());
     }
-    long cap = units + elapsed * units / SEC;
-    assertTrue("admitted " + admitted.get() + " > " + cap, admitted.get() <= cap);
-    // With the clock stopped, draining to refusal reaches the cap exactly unless the limit
-    // idled (threads not scheduled), which can only lose units, never add them.
-    long rest = 0;
-    while (limit.tryAcquire(1) == 0) {
-      rest++;
+    long exact = units + elapsed * units / SEC;
+    String what = "seed " + SEED + ": admitted " + admitted.get() + " over " + elapsed + " ns";
+    assertEquals(what, exact, admitted.get());
+    assertTrue("nothing left once every thread was refused", limit.tryAcquire(1) > 0);
+    for (int w = 0; w < threads; w++) {
+      assertEquals("worker " + w + " ran in every step", steps + 1, stepsSeen.get(w));
     }
-    assertTrue(admitted.get() + rest <= cap);
     assertTrue(limit.backlogNanos() <= limit.toleranceNanos());
+  }
+
+  private static void awaitEveryoneRefusedIn(long e, AtomicLongArray refusedIn,
+    Thread[] workers) {
+    for (int w = 0; w < refusedIn.length(); w++) {
+      while (refusedIn.get(w) != e) {
+        assertTrue("worker " + w + " died", workers[w].isAlive());
+        Thread.yield();
+      }
+    }
   }
 }
