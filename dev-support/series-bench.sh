@@ -31,13 +31,17 @@ Runs SeriesToggleBenchmark from jmh-benchmarks/target/benchmarks.jar (build it f
 sides in its own run, N forks each (default 5, the least a ratio is quoted from), holding
 /tmp/hbasepatches-jmh.lock so that no two benchmarks run at once. Writes into OUT (default
 hbase-patches/CHANGE/results/series): SIDEB-vs-SIDEA.json (JMH), machine.txt, and report.md
-(the command, commit, release, the hashes of the series and of the module's src/main, and
-AbbaPairs' table per case: B / A above 1 means B does more operations per second).
+(the command, commit, release, the hashes of the series and of the module's src/main, a
+summary table and AbbaPairs' blocks per case: B / A above 1 means B does more operations per
+second), and copies the summary into the change's PATCH.md between the lines
+`<!-- series-report:begin -->` and `<!-- series-report:end -->`.
 
   CHANGE   seek-skip | row-index | checksum | offheap-read
   --sides  default UPSTREAM:SERIES,UPSTREAM:PATCHED (checksum: UPSTREAM:SERIES only; its module
            is a class overlay, measured by OverlayBlockReadBenchmark)
   --cases  comma-separated cases for SeriesToggleBenchmark (see its Workloads javadoc)
+  --report-only  no benchmark: rewrite report.md (and PATCH.md's summary) from the JSON files
+           already in OUT, e.g. after a report format change
 USAGE
 }
 
@@ -47,12 +51,14 @@ FORKS=5
 SIDES=""
 CASES=""
 OUT=""
+REPORT_ONLY=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --forks) FORKS="$2"; shift 2 ;;
     --sides) SIDES="$2"; shift 2 ;;
     --cases) CASES="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
+    --report-only) REPORT_ONLY=true; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     *) break ;;
@@ -79,6 +85,31 @@ targets=""
 IFS=',' read -r -a case_list <<<"$CASES"
 for c in "${case_list[@]}"; do targets="${targets:+$targets,}$CHANGE:$c"; done
 
+# What the run measured: written when it starts, read by the report (also with --report-only).
+record_run() {
+  local src_sha bench_sha dirty=""
+  src_sha="$(cd "$ROOT/hbase-patches/$CHANGE/src/main" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
+  bench_sha="$(cd "$ROOT/jmh-benchmarks/src/main" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
+  git -C "$ROOT" diff --quiet HEAD -- hbase-patches jmh-benchmarks \
+    && [ -z "$(git -C "$ROOT" ls-files --others --exclude-standard -- hbase-patches/"$CHANGE"/src jmh-benchmarks/src)" ] \
+    || dirty=" (with uncommitted changes)"
+  {
+    echo "series_sha=$(cat "$ROOT"/hbase-patches/"$CHANGE"/upstream/branch-2.6/*.patch | sha256sum | cut -c1-16)"
+    echo "src_sha=$src_sha"
+    echo "bench_sha=$bench_sha"
+    echo "commit=$(git -C "$ROOT" rev-parse --short=12 HEAD)$dirty"
+    echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  } > "$OUT/run.txt"
+}
+
+IFS=',' read -r -a side_list <<<"$SIDES"
+jsons=()
+for pair in "${side_list[@]}"; do
+  a="${pair%%:*}"; b="${pair##*:}"
+  jsons+=("$OUT/$b-vs-$a.json")
+done
+
+if ! $REPORT_ONLY; then
 exec 8>/tmp/hbasepatches-jmh.lock
 if ! flock -n 8; then
   echo "waiting for another benchmark to finish (/tmp/hbasepatches-jmh.lock)" >&2
@@ -90,22 +121,20 @@ RUN_DIR="$(mktemp -d /tmp/series-bench.XXXXXX)"
 trap 'rm -rf "$RUN_DIR"' EXIT
 cp "$JAR" "$RUN_DIR/benchmarks.jar"
 JAR="$RUN_DIR/benchmarks.jar"
+record_run
 java -cp "$JAR" dev.hbasepatches.jmh.report.RunMachine "$OUT/machine.txt"
-IFS=',' read -r -a side_list <<<"$SIDES"
-jsons=()
 for pair in "${side_list[@]}"; do
   a="${pair%%:*}"; b="${pair##*:}"
   json="$OUT/$b-vs-$a.json"
   java -jar "$JAR" SeriesToggleBenchmark -p "target=$targets" -p "a=$a" -p "b=$b" \
     -f "$FORKS" -foe true -rf json -rff "$json" | tee "$OUT/$b-vs-$a.log" | grep -E '^# (Parameters|A:|B:|first)|Iteration|ERROR|Exception' || true
-  jsons+=("$json")
 done
 java -cp "$JAR" dev.hbasepatches.jmh.report.RunMachine "$OUT/machine.txt" --end
+fi
 
-series_sha="$(cat "$ROOT"/hbase-patches/"$CHANGE"/upstream/branch-2.6/*.patch | sha256sum | cut -c1-16)"
-src_dir="$ROOT/hbase-patches/$CHANGE/src/main"
-src_sha="$(cd "$src_dir" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
-bench_sha="$(cd "$ROOT/jmh-benchmarks/src/main" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
+[ -f "$OUT/run.txt" ] || { echo "no $OUT/run.txt: nothing was run into $OUT" >&2; exit 1; }
+run_value() { sed -n "s/^$1=//p" "$OUT/run.txt"; }
+series_sha="$(run_value series_sha)"; src_sha="$(run_value src_sha)"; bench_sha="$(run_value bench_sha)"
 release="$(unzip -p "$JAR" META-INF/maven/org.apache.hbase/hbase-server/pom.properties 2>/dev/null | sed -n 's/^version=//p')"
 {
   echo "# $CHANGE: the upstream series as applied, and the module, against HBase ${release:-?}"
@@ -119,12 +148,33 @@ release="$(unzip -p "$JAR" META-INF/maven/org.apache.hbase/hbase-server/pom.prop
   echo "  compiled (hbase-patches/upstream-patches), its key on; series sha256 $series_sha."
   echo "- PATCHED: this project's module in PATCHED mode on the same release; module src/main"
   echo "  sha256 $src_sha; jmh-benchmarks src/main sha256 $bench_sha."
-  echo "- Commit: $(git -C "$ROOT" rev-parse --short=12 HEAD)$(git -C "$ROOT" diff --quiet HEAD -- hbase-patches jmh-benchmarks || echo ' (with uncommitted changes)')"
-  echo "- Machine: $(grep -m1 -i 'cpu\|model' "$OUT/machine.txt" | head -1)"
+  echo "- Commit: $(run_value commit); started $(run_value started)"
+  m() { sed -n "s/^$1=//p" "$OUT/machine.txt" | sed 's/\\//g'; }
+  echo "- Machine: $(m cpu), $(m cores) cores, $(( $(m memTotalKb) / 1048576 )) GiB, Java $(m java);"
+  echo "  $(m start.utc) to $(m end.utc); load average (1, 5, 15 min) $(m start.loadavg) at the"
+  echo "  start, $(m end.loadavg) at the end (builds and tests ran beside it at a lower CPU priority)"
   echo
-  echo "Each table: B / A per fork (the geometric mean of its blocks) and over forks (95% interval,"
-  echo "log scale); above 1 means B does more operations per second than A."
+  echo "B / A per fork is the geometric mean of its blocks; over forks, a 95% Student t interval on"
+  echo "the log scale. Above 1 means B does more operations per second than A (per CPU second: more"
+  echo "operations per second of the process's CPU). The verdict is the interval against 1."
+  echo
+  echo "## Summary"
+  echo
+  java -cp "$JAR" dev.hbasepatches.jmh.report.AbbaPairs --summary "${jsons[@]}"
+  echo "## Every block"
   echo
   java -cp "$JAR" dev.hbasepatches.jmh.report.AbbaPairs "${jsons[@]}"
 } > "$OUT/report.md"
 echo "wrote $OUT/report.md"
+
+# The change's PATCH.md quotes the summary between these markers; SeriesReportsTest keeps the two
+# in step. Only the default output folder is the change's report.
+patch_md="$ROOT/hbase-patches/$CHANGE/PATCH.md"
+if [ "$OUT" = "$ROOT/hbase-patches/$CHANGE/results/series" ] && grep -q '^<!-- series-report:begin -->$' "$patch_md"; then
+  summary="$(awk '/^## Summary$/{on=1; next} /^## Every block$/{on=0} on' "$OUT/report.md")"
+  awk -v summary="$summary" '
+    /^<!-- series-report:begin -->$/ { print; print summary; skip=1; next }
+    /^<!-- series-report:end -->$/ { skip=0 }
+    !skip' "$patch_md" > "$patch_md.tmp" && mv "$patch_md.tmp" "$patch_md"
+  echo "updated the series summary in $patch_md"
+fi

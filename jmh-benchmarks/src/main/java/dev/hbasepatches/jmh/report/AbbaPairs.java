@@ -165,10 +165,12 @@ public final class AbbaPairs {
         out.println("| case | file | forks | B / A | 95% interval over forks | verdict |"
           + " B / A per CPU second | 95% interval | verdict |");
         out.println("|---|---|---:|---:|---|---|---:|---|---|");
+        estimates.clear();
         for (int i = 1; i < args.length; i++) {
           report(Path.of(args[i]), null, pooled, out);
         }
         out.println();
+        gaps(out);
         return 0;
       }
       for (String file : args) {
@@ -284,6 +286,12 @@ public final class AbbaPairs {
     }
     pool.forks += score.length;
     if (summary != null) {
+      JsonObject ps = o.getAsJsonObject("params");
+      if (ps != null && ps.has("target") && ps.has("a") && ps.has("b")) {
+        estimates.computeIfAbsent(ps.get("target").getAsString() + " against "
+          + ps.get("a").getAsString(), k -> new LinkedHashMap<>())
+          .put(ps.get("b").getAsString(), ForkStats.pairedRatio(forkRatios(blocks)).estimate());
+      }
       summary.printf(Locale.ROOT, "| %s | %s | %d | %s |%n", params, file.getFileName(),
         score.length, cells(blocks) + " | " + (cpu == null ? "- | - | -" : cells(cpuBlocks)));
       return;
@@ -350,6 +358,36 @@ public final class AbbaPairs {
     out.printf(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s |%n", what, s.n(), blocks.size(),
       each, Compare.sig3(s.estimate()), ForkStatsCli.interval(s),
       ForkStatsCli.verdict(s, null));
+  }
+
+  /** Per case and reference side (summary mode): each B side's estimate of B / A. */
+  private static final Map<String, Map<String, Double>> estimates = new LinkedHashMap<>();
+
+  /**
+   * Where one case was run with SERIES and with PATCHED against the same side: the quotient of
+   * the two estimates, how much of the module's gain the series delivers. A point figure only:
+   * the two ratios come from different runs, so no interval pairs them.
+   */
+  private static void gaps(PrintStream out) {
+    StringBuilder rows = new StringBuilder();
+    for (Map.Entry<String, Map<String, Double>> e : estimates.entrySet()) {
+      Double series = e.getValue().get("SERIES");
+      Double patched = e.getValue().get("PATCHED");
+      if (series != null && patched != null) {
+        rows.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |%n", e.getKey(),
+          Compare.sig3(series), Compare.sig3(patched), Compare.sig3(series / patched)));
+      }
+    }
+    if (rows.length() > 0) {
+      out.println("SERIES beside PATCHED, case by case: the quotient of the two estimates above "
+        + "(a point figure: the two come from separate runs, so no interval pairs them; below 1 "
+        + "the series delivers less than the module).");
+      out.println();
+      out.println("| case | SERIES / A | PATCHED / A | SERIES / PATCHED |");
+      out.println("|---|---:|---:|---:|");
+      out.print(rows);
+      out.println();
+    }
   }
 
   /** Geometric mean over forks, its interval and verdict: three table cells. */

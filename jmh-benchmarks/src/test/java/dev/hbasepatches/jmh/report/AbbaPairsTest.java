@@ -222,6 +222,22 @@ public class AbbaPairsTest {
     assertTrue(report, report.contains("| mode=PATCHED, toggle=offOn | toggle.json | 2 | 0.982 |"));
     assertTrue(report, !report.contains("ABBA |"));
     assertEquals(2, AbbaPairs.run(new String[] { "--summary" }, print(out), print(err)));
+    // A case run with SERIES and with PATCHED against UPSTREAM: their quotient.
+    Path series = tmp.newFile("series.json").toPath();
+    Path patched = tmp.newFile("patched.json").toPath();
+    String toggle = json.replace("x.QuotaToggleBenchmark.read", "x.SeriesToggleBenchmark.run")
+      .replace("\"mode\":\"PATCHED\",\"toggle\":\"offOn\"",
+        "\"a\":\"UPSTREAM\",\"b\":\"SIDE\",\"target\":\"c:x\"");
+    Files.writeString(series, toggle.replace("SIDE", "SERIES"), StandardCharsets.UTF_8);
+    Files.writeString(patched, toggle.replace("SIDE", "PATCHED")
+      .replace("[100,99,99,100,100,98,98,100,50],[200,196,196,200]",
+        "[100,198,198,100,100,196,196,100,50],[200,392,392,200]"), StandardCharsets.UTF_8);
+    out.reset();
+    assertEquals(0, AbbaPairs.run(new String[] { "--summary", series.toString(),
+      patched.toString() }, print(out), print(err)));
+    report = out.toString(StandardCharsets.UTF_8);
+    // SERIES 0.982, PATCHED twice that: SERIES / PATCHED 0.5.
+    assertTrue(report, report.contains("| c:x against UPSTREAM | 0.982 | 1.96 | 0.5 |"));
   }
 
   @Test
