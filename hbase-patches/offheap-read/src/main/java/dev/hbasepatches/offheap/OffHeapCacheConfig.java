@@ -159,8 +159,8 @@ public final class OffHeapCacheConfig {
     try {
       return TraditionalBinaryPrefix.string2long(value.trim());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(key + "=" + value + " is not a size in bytes (e.g. 4g: a "
-        + "whole number, optionally with k, m, g, t, p or e, at most " + Long.MAX_VALUE + ")", e);
+      throw new IllegalArgumentException(key + "=" + value + " is not a size in bytes (e.g. 4g): "
+        + "a whole number with an optional k, m, g, t, p or e, at most " + Long.MAX_VALUE, e);
     }
   }
 
