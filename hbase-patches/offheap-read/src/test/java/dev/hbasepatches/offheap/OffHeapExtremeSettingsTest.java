@@ -114,6 +114,40 @@ public class OffHeapExtremeSettingsTest {
   }
 
   @Test
+  public void theIntAndDirectMemoryEdgesThemselvesAreAccepted() {
+    // The most slots a size can index, with direct memory not the limit: accepted, nothing
+    // allocated until used.
+    long mostSlots = (long) OffHeapCacheConfig.MAX_SLOTS * 256;
+    OffHeapCacheConfig edge =
+      new OffHeapCacheConfig(mostSlots, 256, new int[] { 256 }, Long.MAX_VALUE);
+    assertEquals(OffHeapCacheConfig.MAX_SLOTS, edge.slabCount());
+    refusedByConstructor(mostSlots + 256, 256, new int[] { 256 }, Long.MAX_VALUE,
+      SIZE + "=" + (mostSlots + 256), Integer.toString(OffHeapCacheConfig.MAX_SLOTS));
+    // 1 TiB of the default 8 MB slabs fits an int easily.
+    assertEquals(131072, OffHeapCacheConfig.from(conf(SIZE, "1t"), Long.MAX_VALUE).slabCount());
+    // Exactly the JVM's direct memory is accepted; one slab more is refused naming both numbers.
+    long direct = 64L << 20;
+    assertEquals(direct, OffHeapCacheConfig.from(conf(SIZE, "64m"), direct).capacity());
+    refusedByConstructor(direct + (8 << 20), 8 << 20, new int[] { 5120 }, direct,
+      SIZE + "=" + (direct + (8 << 20)), Long.toString(direct), "MaxDirectMemorySize");
+    // A size with a partial slab is checked after rounding down to whole slabs.
+    assertEquals(direct, new OffHeapCacheConfig(direct + 100, 8 << 20, new int[] { 5120 }, direct)
+      .capacity());
+  }
+
+  private static void refusedByConstructor(long capacity, int slab, int[] classes,
+    long maxDirect, String... expected) {
+    try {
+      OffHeapCacheConfig c = new OffHeapCacheConfig(capacity, slab, classes, maxDirect);
+      fail("accepted " + c);
+    } catch (IllegalArgumentException e) {
+      for (String s : expected) {
+        assertTrue("'" + e.getMessage() + "' does not name " + s, e.getMessage().contains(s));
+      }
+    }
+  }
+
+  @Test
   public void smallestAcceptedSettingsMakeAWorkingCache() {
     OffHeapCacheConfig one = OffHeapCacheConfig.from(conf(SIZE, "256", SLAB, "256", CLASSES, "256"));
     assertEquals(256, one.capacity());
@@ -123,5 +157,11 @@ public class OffHeapExtremeSettingsTest {
       CLASSES, "256"));
     assertEquals(1024 - 512, rounded.capacity());
     assertEquals(1, rounded.slabCount());
+    // The one-slot cache starts empty with its whole capacity free.
+    SlabBlockCache tiny = new SlabBlockCache(one, false);
+    assertEquals(256, tiny.getMaxSize());
+    assertEquals(256, tiny.getFreeSize());
+    assertTrue(tiny.invariantViolations(true).isEmpty());
+    tiny.shutdown();
   }
 }
