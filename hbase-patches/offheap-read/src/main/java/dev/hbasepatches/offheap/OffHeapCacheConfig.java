@@ -63,12 +63,13 @@ public final class OffHeapCacheConfig {
    */
   OffHeapCacheConfig(long capacity, int slabSize, int[] sizeClasses, long maxDirectMemory) {
     if (slabSize < MIN_SLOT_SIZE) {
-      throw new IllegalArgumentException(SLAB_SIZE_KEY + "=" + slabSize + " is out of range: at least "
-        + MIN_SLOT_SIZE + " and at most " + Integer.MAX_VALUE + " bytes");
+      throw new IllegalArgumentException(SLAB_SIZE_KEY + "=" + slabSize
+        + " is out of range: at least " + MIN_SLOT_SIZE + " and at most " + Integer.MAX_VALUE
+        + " bytes");
     }
     if (capacity < slabSize) {
-      throw new IllegalArgumentException(SIZE_KEY + "=" + capacity + " is less than one slab: at least "
-        + SLAB_SIZE_KEY + "=" + slabSize + " bytes");
+      throw new IllegalArgumentException(SIZE_KEY + "=" + capacity
+        + " is less than one slab: at least " + SLAB_SIZE_KEY + "=" + slabSize + " bytes");
     }
     if (sizeClasses.length == 0) {
       throw new IllegalArgumentException(SIZE_CLASSES_KEY + " is empty");
@@ -144,9 +145,9 @@ public final class OffHeapCacheConfig {
             e);
         }
         if (v < MIN_SLOT_SIZE || v > slabSize) {
-          throw new IllegalArgumentException(SIZE_CLASSES_KEY + "=" + list + ": " + v + " is out of "
-            + "range: at least " + MIN_SLOT_SIZE + " and at most " + SLAB_SIZE_KEY + "=" + slabSize
-            + " bytes (at most " + Integer.MAX_VALUE + ")");
+          throw new IllegalArgumentException(SIZE_CLASSES_KEY + "=" + list + ": " + v
+            + " is out of range: at least " + MIN_SLOT_SIZE + " and at most " + SLAB_SIZE_KEY + "="
+            + slabSize + " bytes (at most " + Integer.MAX_VALUE + ")");
         }
         classes[i] = (int) v;
       }

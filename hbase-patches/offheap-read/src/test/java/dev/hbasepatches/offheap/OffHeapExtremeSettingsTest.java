@@ -149,7 +149,8 @@ public class OffHeapExtremeSettingsTest {
 
   @Test
   public void smallestAcceptedSettingsMakeAWorkingCache() {
-    OffHeapCacheConfig one = OffHeapCacheConfig.from(conf(SIZE, "256", SLAB, "256", CLASSES, "256"));
+    OffHeapCacheConfig one =
+      OffHeapCacheConfig.from(conf(SIZE, "256", SLAB, "256", CLASSES, "256"));
     assertEquals(256, one.capacity());
     assertEquals(1, one.slabCount());
     // A size that is not a whole number of slabs is rounded down to whole slabs.
