@@ -27,8 +27,13 @@ import static org.junit.Assume.assumeTrue;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
 import java.lang.management.ManagementFactory;
+import dev.hbasepatches.testkit.LocalRegion;
+import java.lang.management.BufferPoolMXBean;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheFactory;
@@ -118,5 +123,47 @@ public class DirectMemoryShortTest {
     } finally {
       other.clear();
     }
+  }
+
+  @Test
+  public void readsThroughARegionSucceedWhileTheCacheIsShortOfDirectMemory() throws Exception {
+    List<List<Cell>> expected;
+    try (LocalRegion r =
+      TableShape.builder("nocache", DataBlockEncoding.NONE).blockCacheBytes(0).build()) {
+      TableShape.load(r);
+      expected = TableShape.queries(r.region());
+    }
+    Configuration conf = ReadPathEquivalenceTest.smallCacheConf();
+    BlockCache cache = OffHeapCaches.create(conf, OffHeapMode.PATCHED, 4L << 20, 40L << 20);
+    SlabBlockCache slab = OffHeapCaches.slabCache(cache);
+    // Others hold all but about one 256 KB slab of the 64 MB: the table's blocks need several.
+    ByteBuffer other = ByteBuffer.allocateDirect((int) (MAX_DIRECT - directInUse() - (384 << 10)));
+    try (LocalRegion r =
+      TableShape.builder("short", DataBlockEncoding.NONE).blockCache(cache).build()) {
+      TableShape.load(r);
+      for (int round = 0; round < 2; round++) {
+        List<List<Cell>> got = TableShape.queries(r.region());
+        assertEquals(expected.size(), got.size());
+        for (int q = 0; q < got.size(); q++) {
+          assertEquals("query " + q, expected.get(q), got.get(q));
+        }
+      }
+    } finally {
+      other.clear();
+    }
+    assertTrue("the cache was not short: " + slab, slab.getDirectMemoryShortfall() > 0);
+    assertTrue("the L2 served nothing", slab.getStats().getHitCount() > 0);
+    List<String> problems = slab.invariantViolations(true);
+    assertTrue(problems.toString(), problems.isEmpty());
+    cache.shutdown();
+  }
+
+  private static long directInUse() {
+    for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+      if ("direct".equals(pool.getName())) {
+        return pool.getMemoryUsed();
+      }
+    }
+    throw new IllegalStateException("no direct buffer pool bean");
   }
 }
