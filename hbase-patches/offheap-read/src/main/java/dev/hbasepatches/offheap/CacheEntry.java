@@ -87,13 +87,29 @@ final class CacheEntry implements ByteBuffAllocator.Recycler, CachedBlock {
     }
   }
 
-  /** Drops the cache's reference; true only for the one caller that actually dropped it. */
+  /**
+   * Drops the cache's reference; true only for the one caller that actually dropped it. If a
+   * reader over-released the block, the count is already zero and the slot already went back:
+   * nothing more to release.
+   */
   boolean releaseCacheRef() {
     if (CACHE_REF.compareAndSet(this, 1, 0)) {
-      buff.release();
+      try {
+        buff.release();
+      } catch (IllegalReferenceCountException overReleased) {
+        // The slot was freed by the reader's extra release; the cache's reference is gone too.
+      }
       return true;
     }
     return false;
+  }
+
+  /**
+   * Marks the cache's reference dropped without releasing it, for an entry whose count a reader
+   * already took to zero; true only for the one caller that marked it.
+   */
+  boolean abandonCacheRef() {
+    return CACHE_REF.compareAndSet(this, 1, 0);
   }
 
   boolean cacheRefHeld() {

@@ -141,19 +141,50 @@ final class SizeClass {
     }
   }
 
+  /** How many of this size's emptiest slabs {@link #surrenderSlab} looks at, at most. */
+  private static final int SURRENDER_CANDIDATES = 4;
+
   /**
-   * Gives up the emptiest slab (its last one only if {@code evenTheLast}): evicts its idle
-   * entries and, if no reader holds any of them, removes its slots and returns it; else null.
+   * Gives up a slab (its last one only if {@code evenTheLast}): the emptiest of those whose every
+   * occupied slot holds an idle cached entry. Those entries are evicted and the slab returned.
+   * If every candidate has a slot a reader holds (or an evicted block still held, or an insert in
+   * flight), nothing is evicted and null returned: evicting the idle neighbours of a held slot
+   * would cost their hits and free no slab. At most {@value #SURRENDER_CANDIDATES} slabs are
+   * examined per call, so a size of many slabs costs a few slabs' worth of slots per insert.
    */
   synchronized ByteBuffer surrenderSlab(boolean evenTheLast) {
     if (slabsHeld == 0 || (slabsHeld == 1 && !evenTheLast)) {
       return null;
     }
     int victim = -1;
-    for (int i = 0; i < slabs.length; i++) {
-      if (slabs[i] != null && (victim < 0 || slabOccupied[i] < slabOccupied[victim])) {
-        victim = i;
+    int examined = 0;
+    int floor = -1;
+    int floorIndex = -1;
+    while (victim < 0 && examined < SURRENDER_CANDIDATES) {
+      // The next emptiest slab after (floor, floorIndex), in (occupancy, index) order.
+      int next = -1;
+      for (int i = 0; i < slabs.length; i++) {
+        if (slabs[i] == null) {
+          continue;
+        }
+        int occ = slabOccupied[i];
+        boolean after = occ > floor || (occ == floor && i > floorIndex);
+        if (after && (next < 0 || occ < slabOccupied[next])) {
+          next = i;
+        }
       }
+      if (next < 0) {
+        break;
+      }
+      examined++;
+      floor = slabOccupied[next];
+      floorIndex = next;
+      if (allIdle(next)) {
+        victim = next;
+      }
+    }
+    if (victim < 0) {
+      return null;
     }
     int base = victim * slotsPerSlab;
     for (int i = 0; i < slotsPerSlab; i++) {
@@ -163,6 +194,7 @@ final class SizeClass {
       }
     }
     if (slabOccupied[victim] != 0) {
+      // A reader retained one of them after the check: the rest are gone, the slab stays.
       return null;
     }
     int kept = 0;
@@ -176,6 +208,25 @@ final class SizeClass {
     slabs[victim] = null;
     slabsHeld--;
     return slab;
+  }
+
+  /**
+   * True if every occupied slot of the slab holds a published entry no reader holds: evicting
+   * them frees the whole slab.
+   */
+  private boolean allIdle(int slabIndex) {
+    int base = slabIndex * slotsPerSlab;
+    int idle = 0;
+    for (int i = 0; i < slotsPerSlab; i++) {
+      CacheEntry e = entries[base + i];
+      if (e != null) {
+        if (e.readers() > 0) {
+          return false;
+        }
+        idle++;
+      }
+    }
+    return idle == slabOccupied[slabIndex];
   }
 
   /** The slot's bytes as one buffer of {@code length} bytes at position 0. */

@@ -63,6 +63,7 @@ public class SlabBlockCache implements BlockCache {
   private final LongAdder lostRaces = new LongAdder();
   private final LongAdder reclaimedSlabs = new LongAdder();
   private final LongAdder borrowedSlots = new LongAdder();
+  private final LongAdder overReleases = new LongAdder();
 
   public SlabBlockCache(OffHeapCacheConfig config, boolean copyDataOnHit) {
     this.config = config;
@@ -110,7 +111,8 @@ public class SlabBlockCache implements BlockCache {
 
   @Override
   public void cacheBlock(BlockCacheKey key, Cacheable buf, boolean inMemory) {
-    if (map.containsKey(key)) {
+    CacheEntry present = map.get(key);
+    if (present != null && !dropIfDead(present)) {
       return;
     }
     int length = buf.getSerializedLength();
@@ -148,9 +150,15 @@ public class SlabBlockCache implements BlockCache {
       dataBlocks.increment();
       dataBlockBytes.add(length);
     }
-    if (map.putIfAbsent(key, entry) != null) {
-      entry.releaseCacheRef();
-      return;
+    for (;;) {
+      CacheEntry raced = map.putIfAbsent(key, entry);
+      if (raced == null) {
+        break;
+      }
+      if (!dropIfDead(raced)) {
+        entry.releaseCacheRef();
+        return;
+      }
     }
     sc.publish(entry);
   }
@@ -240,9 +248,10 @@ public class SlabBlockCache implements BlockCache {
     if (e == null || !e.tryRetain()) {
       if (e != null) {
         lostRaces.increment();
+        dropIfDead(e);
       }
       if (updateCacheMetrics && !repeat) {
-        stats.miss(caching, true, key.getBlockType());
+        stats.miss(caching, key.isPrimary(), key.getBlockType());
       }
       return null;
     }
@@ -250,7 +259,7 @@ public class SlabBlockCache implements BlockCache {
       e.referenced = true;
     }
     if (updateCacheMetrics) {
-      stats.hit(caching, true, e.type);
+      stats.hit(caching, key.isPrimary(), e.type);
     }
     if (copyDataOnHit && e.type != null && e.type.isData()) {
       return copyToHeap(e);
@@ -301,8 +310,31 @@ public class SlabBlockCache implements BlockCache {
     return false;
   }
 
+  /**
+   * Unmaps an entry whose count already reached zero while the cache still held its reference:
+   * some reader released once more than it retained. Its slot went back when the count hit zero;
+   * the cache's reference is dropped without a release, so the key can be cached again and the
+   * damage stays with that one reader's block. True if the entry is dead (unmapped now or before).
+   */
+  private boolean dropIfDead(CacheEntry e) {
+    if (e.refCnt() > 0) {
+      return false;
+    }
+    if (e.abandonCacheRef()) {
+      overReleases.increment();
+      LOG.warn("Block {} was released once more than it was retained, while cached: a reader's "
+        + "reference-counting bug; dropped it from the cache", e.key);
+    }
+    map.remove(e.key, e);
+    return true;
+  }
+
   /** Called under the size class's lock when an entry's count reached zero. */
   void onFreed(CacheEntry e) {
+    if (e.cacheRefHeld()) {
+      // Freed under the mapping: over-released by a reader. Unmap it before anyone else looks.
+      dropIfDead(e);
+    }
     blockBytes.add(-e.length);
     if (e.type != null && e.type.isData()) {
       dataBlocks.decrement();
@@ -335,12 +367,26 @@ public class SlabBlockCache implements BlockCache {
 
   @Override
   public long size() {
-    return config.capacity();
+    return getMaxSize();
   }
 
+  /**
+   * The configured size, less any slabs direct memory could not supply
+   * ({@link #getDirectMemoryShortfall()}).
+   */
   @Override
   public long getMaxSize() {
-    return config.capacity();
+    return pool.capacity();
+  }
+
+  /** Configured bytes the cache gave up because the JVM had no direct memory left for them. */
+  public long getDirectMemoryShortfall() {
+    return pool.shortfall();
+  }
+
+  /** Entries a reader released once more than it retained while they were cached. */
+  public long getOverReleaseCount() {
+    return overReleases.sum();
   }
 
   @Override
@@ -428,8 +474,9 @@ public class SlabBlockCache implements BlockCache {
     }
     long used = getUsedSize();
     long free = getFreeSize();
-    if (used + free != config.capacity()) {
-      problems.add("used " + used + " + free " + free + " != capacity " + config.capacity());
+    long capacity = getMaxSize();
+    if (used + free != capacity) {
+      problems.add("used " + used + " + free " + free + " != capacity " + capacity);
     }
     if (quiescent && getHeldEvictedCount() != 0) {
       problems.add(getHeldEvictedCount() + " evicted blocks still held");

@@ -18,19 +18,28 @@
 package dev.hbasepatches.offheap;
 
 import java.nio.ByteBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The direct slabs of the cache, handed to size classes on demand. Slabs are allocated the first
- * time a size class needs one and stay allocated until the cache is dropped.
+ * time a size class needs one and stay allocated until the cache is dropped. When the JVM has no
+ * direct memory left for a slab (other users took what the configured size counted on), the pool
+ * stops at the slabs it has: the cache's capacity shrinks to them, once, with a warning, and no
+ * caller sees the {@link OutOfMemoryError}.
  */
 final class SlabPool {
+  private static final Logger LOG = LoggerFactory.getLogger(SlabPool.class);
+
   private final int slabSize;
-  private final int slabCount;
+  private final int configuredSlabs;
+  private int slabCount;
   private int allocated;
   private final java.util.ArrayDeque<ByteBuffer> returned = new java.util.ArrayDeque<>();
 
   SlabPool(int slabSize, int slabCount) {
     this.slabSize = slabSize;
+    this.configuredSlabs = slabCount;
     this.slabCount = slabCount;
   }
 
@@ -43,7 +52,25 @@ final class SlabPool {
     if (allocated == slabCount) {
       return null;
     }
+    ByteBuffer slab;
+    try {
+      slab = allocate();
+    } catch (OutOfMemoryError e) {
+      // Direct memory ran out (the JVM already tried a GC): keep what we have, stop asking.
+      slabCount = allocated;
+      LOG.warn("Off-heap block cache: no direct memory for slab {} of {} ({} bytes each): the "
+        + "cache now holds {} bytes, not the configured {} (-XX:MaxDirectMemorySize is {} bytes; "
+        + "other direct buffers use the rest): {}", allocated + 1, configuredSlabs, slabSize,
+        (long) slabCount * slabSize, (long) configuredSlabs * slabSize, DirectMemory.max(),
+        e.getMessage());
+      return null;
+    }
     allocated++;
+    return slab;
+  }
+
+  /** One new direct slab; an {@link OutOfMemoryError} when direct memory is exhausted. */
+  ByteBuffer allocate() {
     return ByteBuffer.allocateDirect(slabSize);
   }
 
@@ -61,7 +88,18 @@ final class SlabPool {
     return slabSize;
   }
 
-  int slabCount() {
+  /** Slabs the cache can have: the configured count, less any it could not allocate. */
+  synchronized int slabCount() {
     return slabCount;
+  }
+
+  /** Bytes the cache can hold: {@link #slabCount()} slabs. */
+  synchronized long capacity() {
+    return (long) slabCount * slabSize;
+  }
+
+  /** Configured bytes that direct memory could not supply. */
+  synchronized long shortfall() {
+    return (long) (configuredSlabs - slabCount) * slabSize;
   }
 }
