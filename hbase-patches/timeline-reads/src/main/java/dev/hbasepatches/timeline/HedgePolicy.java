@@ -202,6 +202,11 @@ public final class HedgePolicy {
       nowNanos);
   }
 
+  /** How many servers the policy keeps a record of. */
+  int knownServers() {
+    return servers.size();
+  }
+
   double budgetAvailable() {
     return budget.available();
   }

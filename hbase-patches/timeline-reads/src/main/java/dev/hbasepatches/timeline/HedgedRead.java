@@ -20,11 +20,10 @@ package dev.hbasepatches.timeline;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Future;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.ServerName;
 
 /**
@@ -39,6 +38,11 @@ import org.apache.hadoop.hbase.ServerName;
  */
 final class HedgedRead<T> {
 
+  /** Runs a task after a delay: the reader's timer, or a hand-driven one in tests. */
+  interface Scheduler {
+    Future<?> schedule(Runnable task, long delayNanos);
+  }
+
   private final ReadPlan plan;
   private final ServerName[] servers;
   private final ReplicaLocations.Entry entry;
@@ -47,7 +51,8 @@ final class HedgedRead<T> {
   private final HedgePolicy policy;
   private final ReplicaLocations locations;
   private final byte[] row;
-  private final ScheduledExecutorService timer;
+  private final Scheduler timer;
+  private final LongSupplier clock;
   private final TimelineStats stats;
   private final CompletableFuture<T> result = new CompletableFuture<>();
   private final CompletableFuture<?>[] inFlight;
@@ -59,13 +64,12 @@ final class HedgedRead<T> {
   private T fallback;
   private int fallbackIndex;
   private Throwable firstError;
-  private ScheduledFuture<?> pending;
+  private Future<?> pending;
 
   HedgedRead(ReadPlan plan, ReplicaLocations.Entry entry, byte[] row,
     IntFunction<CompletableFuture<T>> send, BiFunction<T, Boolean, T> markStale,
     java.util.function.Predicate<T> weak, HedgePolicy policy, ReplicaLocations locations,
-    ScheduledExecutorService timer,
-    TimelineStats stats) {
+    Scheduler timer, LongSupplier clock, TimelineStats stats) {
     this.plan = plan;
     this.entry = entry;
     this.servers = entry == null ? new ServerName[plan.order.length] : entry.servers;
@@ -76,10 +80,11 @@ final class HedgedRead<T> {
     this.policy = policy;
     this.locations = locations;
     this.timer = timer;
+    this.clock = clock;
     this.stats = stats;
     this.inFlight = new CompletableFuture<?>[plan.order.length];
     this.sentAt = new long[plan.order.length];
-    this.start = System.nanoTime();
+    this.start = clock.getAsLong();
   }
 
   CompletableFuture<T> start() {
@@ -99,7 +104,7 @@ final class HedgedRead<T> {
       if (sent >= plan.order.length || result.isDone()) {
         return;
       }
-      pending = timer.schedule(this::onTimer, delayNanos, TimeUnit.NANOSECONDS);
+      pending = timer.schedule(this::onTimer, delayNanos);
     }
   }
 
@@ -107,7 +112,7 @@ final class HedgedRead<T> {
     if (result.isDone()) {
       return;
     }
-    long waited = System.nanoTime() - start;
+    long waited = clock.getAsLong() - start;
     if (policy.admitHedge(waited)) {
       stats.hedges.increment();
       if (waited >= policy.capNanos()) {
@@ -128,9 +133,10 @@ final class HedgedRead<T> {
         return;
       }
       i = sent++;
-      sentAt[i] = System.nanoTime();
+      sentAt[i] = clock.getAsLong();
     }
     stats.rpcs.increment();
+    stats.inFlight.increment();
     CompletableFuture<T> f;
     try {
       f = send.apply(plan.order[i]);
@@ -139,6 +145,7 @@ final class HedgedRead<T> {
       f.completeExceptionally(e);
     }
     inFlight[i] = f;
+    f.whenComplete((v, e) -> stats.inFlight.decrement());
     if (result.isDone()) {
       f.cancel(false);
       return;
@@ -201,12 +208,12 @@ final class HedgedRead<T> {
   }
 
   private void win(int index, int replica, T value) {
-    long now = System.nanoTime();
+    long now = clock.getAsLong();
     boolean stale = replica != 0;
     if (!result.complete(markStale.apply(value, stale))) {
       return;
     }
-    ScheduledFuture<?> p;
+    Future<?> p;
     int sentCount;
     synchronized (this) {
       p = pending;

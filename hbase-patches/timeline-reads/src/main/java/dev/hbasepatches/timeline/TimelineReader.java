@@ -109,6 +109,19 @@ public final class TimelineReader implements Closeable {
     return stats;
   }
 
+  HedgePolicy policy() {
+    return policy;
+  }
+
+  ReplicaLocations locations() {
+    return locations;
+  }
+
+  /** The reader's hedge timer, for tests that check it stops. */
+  ScheduledThreadPoolExecutor timer() {
+    return timer;
+  }
+
   private static boolean timeline(org.apache.hadoop.hbase.client.Query q) {
     return q.getConsistency() == Consistency.TIMELINE && q.getReplicaId() < 0;
   }
@@ -283,8 +296,9 @@ public final class TimelineReader implements Closeable {
       ServerName[] servers = entry.servers;
       plan = policy.plan(servers, now);
     }
-    return new HedgedRead<>(plan, entry, row, send, markStale, weak, policy, locations, timer,
-      stats).start();
+    return new HedgedRead<>(plan, entry, row, send, markStale, weak, policy, locations,
+      (task, delayNanos) -> timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS),
+      System::nanoTime, stats).start();
   }
 
   private static <T> T join(CompletableFuture<T> f) throws IOException {
