@@ -238,7 +238,7 @@ public final class TimelineReader implements Closeable {
       return out;
     }
     if (!timeline(scan)) {
-      return join(asyncTable.scanAll(scan));
+      return join(scanAll(asyncTable, scan));
     }
     return join(hedgedScan(scan));
   }
