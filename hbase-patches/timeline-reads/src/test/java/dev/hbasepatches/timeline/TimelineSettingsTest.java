@@ -116,7 +116,7 @@ public class TimelineSettingsTest {
       assertTrue(p.admitHedge(0));
       p.plan(servers, i);
     }
-    assertEquals(1_000_000.0, p.budgetAvailable(), 1e-6);
+    assertEquals(1_000_000.0, p.budgetAvailable(), 1e-3);
     assertEquals(3_600_000_000_000L, p.plan(servers, 4).delayNanos);
 
     conf.set(TimelineSettings.BUDGET_RATIO, "0.03"); // earnings that do not divide a token
