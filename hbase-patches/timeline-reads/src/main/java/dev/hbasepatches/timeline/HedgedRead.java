@@ -183,7 +183,6 @@ final class HedgedRead<T> {
       return;
     }
     stats.rpcs.increment();
-    stats.inFlight.increment();
     CompletableFuture<T> f;
     try {
       f = send.apply(plan.order[i]);
@@ -196,6 +195,8 @@ final class HedgedRead<T> {
       inFlight[i] = f;
       ended = result.isDone();
     }
+    // counted once stopAll can see it: a read that shows n requests out cancels all n
+    stats.inFlight.increment();
     f.whenComplete((v, e) -> {
       stats.inFlight.decrement();
       onDone(i, v, e);
