@@ -93,6 +93,9 @@ public class TimelineReadsFaultTest {
 
   @ClassRule
   public static final MiniCluster CLUSTER = ReplicaClusters.threeServers()
+    // nothing here expires a session on purpose: a long stress on a busy machine must not
+    // lose the master to a few seconds without CPU
+    .conf("zookeeper.session.timeout", "30000")
     .conf("hbase.client.operation.timeout", "60000")
     .conf("hbase.client.retries.number", "20")
     .build();
