@@ -51,7 +51,7 @@ final class HedgeBudget {
       if (t >= cap) {
         return;
       }
-    } while (!tokens.compareAndSet(t, Math.min(cap, t + earnPerRead)));
+    } while (!tokens.compareAndSet(t, cap - t <= earnPerRead ? cap : t + earnPerRead));
   }
 
   /** Takes one token if there is one. */

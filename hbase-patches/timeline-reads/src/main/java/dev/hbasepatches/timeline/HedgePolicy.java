@@ -18,6 +18,8 @@
 package dev.hbasepatches.timeline;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.yetus.audience.InterfaceAudience;
 
@@ -34,6 +36,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * <li>A demoted primary ({@link PrimaryHealth}) is asked second, after the best secondary.</li>
  * <li>An unknown primary location (the region is moving) puts the primary last, with no wait
  * before the first secondary.</li>
+ * <li>A server no plan has named for ten minutes (or twice the demotion period, if longer) is
+ * forgotten: a restarted RegionServer comes back under a new {@link ServerName}.</li>
  * </ul>
  * <p>
  * Public only so the benchmarks can drive it; applications use {@link TimelineReader}.
@@ -46,6 +50,8 @@ public final class HedgePolicy {
     final LatencyWindow asPrimary;
     final LatencyWindow asSecondary;
     final PrimaryHealth health;
+    /** The last time a plan named the server, roughly; {@link #NEVER} until one does. */
+    volatile long lastPlannedNanos = NEVER;
 
     ServerRecord(TimelineSettings s) {
       asPrimary = new LatencyWindow(s.window, s.quantile);
@@ -55,13 +61,24 @@ public final class HedgePolicy {
     }
   }
 
+  private static final long NEVER = Long.MIN_VALUE;
+  /** Least time a server no plan names is remembered: longer than any demotion, ten minutes. */
+  static final long FORGET_MIN_NANOS = TimeUnit.MINUTES.toNanos(10);
+
   private final TimelineSettings settings;
   private final HedgeBudget budget;
   private final ConcurrentHashMap<ServerName, ServerRecord> servers = new ConcurrentHashMap<>();
+  /** A server no plan named for this long is forgotten (a restart brings a new ServerName). */
+  private final long forgetNanos;
+  /** How stale a record's last-planned time may get: a plan rarely writes it. */
+  private final long touchNanos;
+  private final AtomicLong nextSweepNanos = new AtomicLong(NEVER);
 
   public HedgePolicy(TimelineSettings settings) {
     this.settings = settings;
     this.budget = new HedgeBudget(settings.budgetRatio, settings.budgetBurst);
+    this.forgetNanos = Math.max(FORGET_MIN_NANOS, 2 * settings.demotePeriodNanos);
+    this.touchNanos = forgetNanos / 16;
   }
 
   TimelineSettings settings() {
@@ -79,6 +96,16 @@ public final class HedgePolicy {
    */
   public ReadPlan plan(ServerName[] replicas, long nowNanos) {
     budget.earn();
+    for (ServerName s : replicas) {
+      if (s != null) {
+        ServerRecord r = record(s);
+        long last = r.lastPlannedNanos;
+        if (last == NEVER || nowNanos - last >= touchNanos) {
+          r.lastPlannedNanos = nowNanos;
+        }
+      }
+    }
+    sweepIfDue(nowNanos);
     int n = replicas.length;
     int[] order = new int[n];
     if (n == 1) {
@@ -127,6 +154,27 @@ public final class HedgePolicy {
       delay = clamp(record(primary).asPrimary.quantileNanos());
     }
     return new ReadPlan(order, delay, reroute);
+  }
+
+  /** Now and then, forgets the servers no plan has named for {@code forgetNanos}. */
+  private void sweepIfDue(long nowNanos) {
+    long due = nextSweepNanos.get();
+    if (due == NEVER) {
+      nextSweepNanos.compareAndSet(NEVER, nowNanos + forgetNanos / 4);
+      return;
+    }
+    if (nowNanos - due < 0 || !nextSweepNanos.compareAndSet(due, nowNanos + forgetNanos / 4)) {
+      return;
+    }
+    for (java.util.Map.Entry<ServerName, ServerRecord> e : servers.entrySet()) {
+      ServerRecord r = e.getValue();
+      long last = r.lastPlannedNanos;
+      if (last == NEVER) {
+        r.lastPlannedNanos = nowNanos; // known only from answers: give it a full period
+      } else if (nowNanos - last > forgetNanos) {
+        servers.remove(e.getKey(), r);
+      }
+    }
   }
 
   /**
@@ -200,6 +248,11 @@ public final class HedgePolicy {
     }
     r.health.record(!answered, late, r.asPrimary.quantileNanos() > settings.delayMaxNanos,
       nowNanos);
+  }
+
+  /** How many servers the policy keeps a record of. */
+  int knownServers() {
+    return servers.size();
   }
 
   double budgetAvailable() {

@@ -17,9 +17,12 @@
  */
 package dev.hbasepatches.timeline;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.AsyncTableRegionLocator;
@@ -35,14 +38,16 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 final class ReplicaLocations {
 
-  /** One region: its end key and the server of each replica (null where unknown). */
+  /** One region: its keys and the server of each replica (null where unknown). */
   static final class Entry {
+    final byte[] startKey;
     final byte[] endKey;
     final ServerName[] servers;
     volatile boolean suspect;
     volatile long lastRefreshNanos;
 
-    Entry(byte[] endKey, ServerName[] servers, long nowNanos) {
+    Entry(byte[] startKey, byte[] endKey, ServerName[] servers, long nowNanos) {
+      this.startKey = startKey;
       this.endKey = endKey;
       this.servers = servers;
       this.lastRefreshNanos = nowNanos;
@@ -53,6 +58,9 @@ final class ReplicaLocations {
   private final long relocateNanos;
   private final ConcurrentSkipListMap<byte[], Entry> byStartKey =
     new ConcurrentSkipListMap<>(Bytes.BYTES_COMPARATOR);
+  /** When the whole table's locations were last asked for (a reversed scan's lookup missed). */
+  private final AtomicLong lastLoadAll = new AtomicLong();
+  private volatile boolean loadedAll;
 
   ReplicaLocations(AsyncTableRegionLocator locator, long relocateNanos) {
     this.locator = locator;
@@ -64,17 +72,71 @@ final class ReplicaLocations {
    * is cached. A suspect entry past its refresh interval is refreshed from meta in the background.
    */
   Entry find(byte[] row, long nowNanos) {
-    Map.Entry<byte[], Entry> e = byStartKey.floorEntry(row);
+    return find(row, false, nowNanos);
+  }
+
+  /**
+   * With {@code before}, the entry of the region holding the rows just below {@code row}, the
+   * last region when {@code row} is empty: where a reversed scan that excludes its start row (or
+   * has none) begins. HBase's public locator finds only the region holding a row, so a miss here
+   * asks meta for the whole table's locations, at most once per {@code relocateNanos}.
+   */
+  Entry find(byte[] row, boolean before, long nowNanos) {
+    Map.Entry<byte[], Entry> e;
+    if (!before) {
+      e = byStartKey.floorEntry(row);
+    } else {
+      e = row.length == 0 ? byStartKey.lastEntry() : byStartKey.lowerEntry(row);
+    }
     Entry entry = e == null ? null : e.getValue();
-    if (entry == null || (entry.endKey.length > 0 && Bytes.compareTo(row, entry.endKey) >= 0)) {
-      load(row, false, nowNanos);
+    boolean covers;
+    if (entry == null) {
+      covers = false;
+    } else if (entry.endKey.length == 0) {
+      covers = true;
+    } else if (before) {
+      covers = row.length > 0 && Bytes.compareTo(row, entry.endKey) <= 0;
+    } else {
+      covers = Bytes.compareTo(row, entry.endKey) < 0;
+    }
+    if (!covers) {
+      if (!before) {
+        load(row, false, nowNanos);
+      } else {
+        loadAll(nowNanos);
+      }
       return null;
     }
     if (entry.suspect && nowNanos - entry.lastRefreshNanos >= relocateNanos) {
       entry.lastRefreshNanos = nowNanos;
-      load(row, true, nowNanos);
+      load(entry.startKey, true, nowNanos);
     }
     return entry;
+  }
+
+  private void loadAll(long nowNanos) {
+    long last = lastLoadAll.get();
+    if (loadedAll && nowNanos - last < relocateNanos) {
+      return;
+    }
+    if (!lastLoadAll.compareAndSet(last, nowNanos)) {
+      return; // another read is asking
+    }
+    loadedAll = true;
+    locator.getAllRegionLocations().whenComplete((locs, error) -> {
+      if (error != null) {
+        return;
+      }
+      Map<byte[], List<HRegionLocation>> byRegion = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      for (HRegionLocation l : locs) {
+        if (l != null && l.getRegion() != null) {
+          byRegion.computeIfAbsent(l.getRegion().getStartKey(), k -> new ArrayList<>()).add(l);
+        }
+      }
+      for (List<HRegionLocation> region : byRegion.values()) {
+        store(region, nowNanos);
+      }
+    });
   }
 
   private void load(byte[] row, boolean reload, long nowNanos) {
@@ -106,7 +168,7 @@ final class ReplicaLocations {
         servers[l.getRegion().getReplicaId()] = l.getServerName();
       }
     }
-    Entry entry = new Entry(region.getEndKey(), servers, nowNanos);
+    Entry entry = new Entry(region.getStartKey(), region.getEndKey(), servers, nowNanos);
     entry.suspect = servers[0] == null;
     byStartKey.put(region.getStartKey(), entry);
   }
@@ -121,17 +183,20 @@ final class ReplicaLocations {
   /** The primary failed or meta has no server for it: plan the region's reads without it. */
   void primaryUnknown(byte[] row) {
     Map.Entry<byte[], Entry> e = byStartKey.floorEntry(row);
-    if (e == null) {
-      return;
+    if (e != null) {
+      primaryUnknown(e.getValue());
     }
-    Entry old = e.getValue();
-    if (old.servers[0] == null) {
+  }
+
+  /** The same for a region whose entry a read planned from. */
+  void primaryUnknown(Entry old) {
+    if (old == null || old.servers[0] == null) {
       return;
     }
     ServerName[] servers = old.servers.clone();
     servers[0] = null;
-    Entry entry = new Entry(old.endKey, servers, old.lastRefreshNanos);
+    Entry entry = new Entry(old.startKey, old.endKey, servers, old.lastRefreshNanos);
     entry.suspect = true;
-    byStartKey.replace(e.getKey(), old, entry);
+    byStartKey.replace(old.startKey, old, entry);
   }
 }

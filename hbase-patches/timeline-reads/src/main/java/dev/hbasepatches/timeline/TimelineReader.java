@@ -21,12 +21,15 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
@@ -51,7 +54,15 @@ import org.apache.yetus.audience.InterfaceAudience;
  * budget ({@link HedgePolicy}), and its {@link Result#isStale()} is true exactly when a secondary
  * answered.
  * <p>
- * The connections are the caller's; {@link #close()} stops only the reader's timer.
+ * The connections are the caller's; {@link #close()} stops only the reader's timer. Reads in
+ * progress at the close finish as usual (the timer stops when the last one has); a hedged read
+ * started after it fails with a {@link DoNotRetryIOException} before anything is sent.
+ * <p>
+ * Cancelling a future this reader returned, or interrupting a thread waiting in one of its
+ * blocking calls, ends the read: its hedge timer and every request it still has out are
+ * cancelled, which stops the connection's retries for them (a request already on the wire is
+ * answered into the void; a batch scan whose opening is on the wire is closed as soon as it
+ * answers).
  */
 @InterfaceAudience.Public
 public final class TimelineReader implements Closeable {
@@ -67,10 +78,14 @@ public final class TimelineReader implements Closeable {
   private final int scanRows;
   private final ScheduledThreadPoolExecutor timer;
   private final TimelineStats stats = new TimelineStats();
+  private final TableName name;
+  /** Hedged reads in progress; the sign bit is set once the reader is closed. */
+  private final AtomicInteger readsInProgress = new AtomicInteger();
 
   private TimelineReader(Connection conn, AsyncConnection async, TableName name,
     TimelineMode mode, TimelineSettings settings) throws IOException {
     this.mode = mode;
+    this.name = name;
     this.table = conn.getTable(name);
     this.asyncTable = async.getTable(name);
     this.secondaryTable = async.getTableBuilder(name)
@@ -109,6 +124,19 @@ public final class TimelineReader implements Closeable {
     return stats;
   }
 
+  HedgePolicy policy() {
+    return policy;
+  }
+
+  ReplicaLocations locations() {
+    return locations;
+  }
+
+  /** The reader's hedge timer, for tests that check it stops. */
+  ScheduledThreadPoolExecutor timer() {
+    return timer;
+  }
+
   private static boolean timeline(org.apache.hadoop.hbase.client.Query q) {
     return q.getConsistency() == Consistency.TIMELINE && q.getReplicaId() < 0;
   }
@@ -141,7 +169,7 @@ public final class TimelineReader implements Closeable {
     if (mode == TimelineMode.UPSTREAM || !timeline(get)) {
       return asyncTable.get(get);
     }
-    return hedged(get.getRow(), replica -> getFromReplica(get, replica),
+    return hedged(get.getRow(), false, replica -> getFromReplica(get, replica),
       TimelineReader::withStale, r -> r.isEmpty() && !get.isCheckExistenceOnly());
   }
 
@@ -174,13 +202,23 @@ public final class TimelineReader implements Closeable {
     for (Get g : gets) {
       futures.add(getAsync(g));
     }
-    return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
-      List<Result> out = new ArrayList<>(futures.size());
-      for (CompletableFuture<Result> f : futures) {
-        out.add(f.join());
+    CompletableFuture<List<Result>> all =
+      CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+        List<Result> out = new ArrayList<>(futures.size());
+        for (CompletableFuture<Result> f : futures) {
+          out.add(f.join());
+        }
+        return out;
+      });
+    // cancelling the whole cancels every Get of it
+    all.whenComplete((v, e) -> {
+      if (all.isCancelled()) {
+        for (CompletableFuture<Result> f : futures) {
+          f.cancel(false);
+        }
       }
-      return out;
     });
+    return all;
   }
 
   /**
@@ -200,7 +238,7 @@ public final class TimelineReader implements Closeable {
       return out;
     }
     if (!timeline(scan)) {
-      return join(asyncTable.scanAll(scan));
+      return join(scanAll(asyncTable, scan));
     }
     return join(hedgedScan(scan));
   }
@@ -227,10 +265,14 @@ public final class TimelineReader implements Closeable {
 
   /** One whole bounded scan from one replica, hedged like a Get, rows flagged stale. */
   private CompletableFuture<List<Result>> hedgedScan(Scan scan) {
-    byte[] row = scan.isReversed() ? scan.getStopRow() : scan.getStartRow();
-    return hedged(row, replica -> {
+    // both directions begin at the start row: a reversed scan reads down from it, so it starts
+    // in the region holding it or, when it is excluded (a resumed batch) or empty (from the
+    // end), in the region holding the rows just below it
+    byte[] row = scan.getStartRow();
+    boolean before = scan.isReversed() && (row.length == 0 || !scan.includeStartRow());
+    return hedged(row, before, replica -> {
       try {
-        return on(replica).scanAll(new Scan(scan).setReplicaId(replica)
+        return scanAll(on(replica), new Scan(scan).setReplicaId(replica)
           .setConsistency(Consistency.TIMELINE));
       } catch (IOException e) {
         throw new IllegalArgumentException("scan cannot be copied: " + scan, e);
@@ -242,6 +284,45 @@ public final class TimelineReader implements Closeable {
       }
       return out;
     }, List::isEmpty);
+  }
+
+  /**
+   * {@link AsyncTable#scanAll} whose future, once cancelled, also ends the scan: at its next
+   * answer (or heartbeat) the scanner is closed instead of read on.
+   */
+  private static CompletableFuture<List<Result>> scanAll(
+    AsyncTable<AdvancedScanResultConsumer> table, Scan scan) {
+    CompletableFuture<List<Result>> future = new CompletableFuture<>();
+    table.scan(scan, new AdvancedScanResultConsumer() {
+      private final List<Result> rows = new ArrayList<>();
+
+      @Override
+      public void onNext(Result[] results, ScanController controller) {
+        if (future.isDone()) {
+          controller.terminate();
+          return;
+        }
+        rows.addAll(Arrays.asList(results));
+      }
+
+      @Override
+      public void onHeartbeat(ScanController controller) {
+        if (future.isDone()) {
+          controller.terminate();
+        }
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        future.completeExceptionally(error);
+      }
+
+      @Override
+      public void onComplete() {
+        future.complete(rows);
+      }
+    });
+    return future;
   }
 
   /**
@@ -270,27 +351,67 @@ public final class TimelineReader implements Closeable {
     return Result.create(r.rawCells(), r.getExists(), stale, r.mayHaveMoreCellsInRow());
   }
 
-  private <T> CompletableFuture<T> hedged(byte[] row,
+  private <T> CompletableFuture<T> hedged(byte[] row, boolean before,
     java.util.function.IntFunction<CompletableFuture<T>> send,
     java.util.function.BiFunction<T, Boolean, T> markStale,
     java.util.function.Predicate<T> weak) {
-    long now = System.nanoTime();
-    ReplicaLocations.Entry entry = locations.find(row, now);
-    ReadPlan plan;
-    if (entry == null) {
-      plan = policy.planUnlocated(replication);
-    } else {
-      ServerName[] servers = entry.servers;
-      plan = policy.plan(servers, now);
+    if (!enter()) {
+      CompletableFuture<T> closed = new CompletableFuture<>();
+      closed.completeExceptionally(new DoNotRetryIOException(
+        "TimelineReader of table " + name.getNameAsString() + " is closed"));
+      return closed;
     }
-    return new HedgedRead<>(plan, entry, row, send, markStale, weak, policy, locations, timer,
-      stats).start();
+    CompletableFuture<T> read;
+    try {
+      long now = System.nanoTime();
+      ReplicaLocations.Entry entry = locations.find(row, before, now);
+      ReadPlan plan;
+      if (entry == null) {
+        plan = policy.planUnlocated(replication);
+      } else {
+        ServerName[] servers = entry.servers;
+        plan = policy.plan(servers, now);
+      }
+      read = new HedgedRead<>(plan, entry, send, markStale, weak, policy, locations,
+        (task, delayNanos) -> timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS),
+        System::nanoTime, stats).start();
+    } catch (RuntimeException | Error e) {
+      exit();
+      throw e;
+    }
+    read.whenComplete((v, e) -> exit());
+    return read;
   }
 
+  /** Counts a hedged read in, unless the reader is closed. */
+  private boolean enter() {
+    while (true) {
+      int s = readsInProgress.get();
+      if (s < 0) {
+        return false;
+      }
+      if (readsInProgress.compareAndSet(s, s + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Counts a hedged read out; the last one out of a closed reader stops the timer. */
+  private void exit() {
+    if (readsInProgress.decrementAndGet() == Integer.MIN_VALUE) {
+      timer.shutdownNow();
+    }
+  }
+
+  /**
+   * Waits for {@code f}; an interrupted wait cancels the read (its timer and requests) and
+   * throws {@link InterruptedIOException} with the thread's interrupt flag set again.
+   */
   private static <T> T join(CompletableFuture<T> f) throws IOException {
     try {
       return f.get();
     } catch (InterruptedException e) {
+      f.cancel(true);
       Thread.currentThread().interrupt();
       throw (IOException) new InterruptedIOException("interrupted waiting for a read").initCause(e);
     } catch (ExecutionException e) {
@@ -306,9 +427,22 @@ public final class TimelineReader implements Closeable {
     }
   }
 
+  /**
+   * Refuses new hedged reads; the reads in progress finish, and the hedge timer stops when the
+   * last of them has. Closes the reader's own {@link Table}, not the connections. Idempotent.
+   */
   @Override
   public void close() throws IOException {
-    timer.shutdownNow();
+    int s;
+    do {
+      s = readsInProgress.get();
+      if (s < 0) {
+        return;
+      }
+    } while (!readsInProgress.compareAndSet(s, s | Integer.MIN_VALUE));
+    if (s == 0) {
+      timer.shutdownNow();
+    }
     table.close();
   }
 }

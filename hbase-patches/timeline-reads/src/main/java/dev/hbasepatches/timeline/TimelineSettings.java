@@ -67,6 +67,9 @@ public final class TimelineSettings {
   /** Rows per hedged batch of a streaming TIMELINE scanner (a scan's own caching wins). */
   public static final String SCAN_ROWS = "hbasepatches.timeline.scan.rows";
 
+  /** Most tokens the budget may hold: the bucket counts millionths of a token in a long. */
+  static final double MAX_BURST = 1_000_000;
+
   final double quantile;
   final long delayMinNanos;
   final long delayMaxNanos;
@@ -100,6 +103,10 @@ public final class TimelineSettings {
     if (budgetBurst < 1.0) {
       throw new IllegalArgumentException(
         BUDGET_BURST + "=" + conf.get(BUDGET_BURST) + " must be at least 1 (one whole hedge)");
+    }
+    if (budgetBurst > MAX_BURST) {
+      throw new IllegalArgumentException(BUDGET_BURST + "=" + conf.get(BUDGET_BURST)
+        + " must be at most " + (long) MAX_BURST);
     }
     window = count(conf, WINDOW, 128, 8, 65536);
     demoteLossRatio = fraction(conf, DEMOTE_LOSS_RATIO, 0.5, false);

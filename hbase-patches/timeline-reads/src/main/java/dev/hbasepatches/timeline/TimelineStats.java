@@ -32,6 +32,7 @@ public final class TimelineStats {
   final LongAdder demotedReads = new LongAdder();
   final LongAdder unlocatedPrimaryReads = new LongAdder();
   final LongAdder failures = new LongAdder();
+  final LongAdder inFlight = new LongAdder();
 
   /** Hedged TIMELINE reads started. */
   public long reads() {
@@ -78,11 +79,19 @@ public final class TimelineStats {
     return failures.sum();
   }
 
+  /**
+   * Requests of hedged reads sent and not yet answered, failed or cancelled: zero once every
+   * read has ended, whether it was answered, failed, cancelled or interrupted.
+   */
+  public long inFlight() {
+    return inFlight.sum();
+  }
+
   @Override
   public String toString() {
     return "reads=" + reads() + " rpcs=" + rpcs() + " hedges=" + hedges() + " pastCap="
       + hedgesPastCap() + " refused=" + budgetRefusals() + " stale=" + staleAnswers()
       + " demoted=" + demotedReads() + " unlocated=" + unlocatedPrimaryReads() + " failed="
-      + failures();
+      + failures() + " inFlight=" + inFlight();
   }
 }

@@ -189,4 +189,33 @@ public class HedgePolicyTest {
     assertArrayEquals(new int[] { 0, 1, 2 }, plan.order);
     assertEquals(10 * MS, plan.delayNanos);
   }
+
+  /**
+   * A server no plan has named for ten minutes is forgotten (a restarted RegionServer comes back
+   * under a new start code, so a long-lived reader would otherwise keep every one it ever saw);
+   * the servers still in use keep what they learned.
+   */
+  @Test
+  public void serversNoLongerPlannedAreForgotten() {
+    long min = 60_000 * MS;
+    HedgePolicy p = policy();
+    p.plan(new ServerName[] { A, B, C }, 0);
+    for (int i = 0; i < 100; i++) {
+      p.answered(B, 1, 3 * MS);
+    }
+    assertEquals(3, p.knownServers());
+    ServerName restartedA = ServerName.valueOf("a.example", 16020, 2);
+    p.plan(new ServerName[] { restartedA, B, C }, 5 * min);
+    assertEquals("A is still remembered five minutes on", 4, p.knownServers());
+    for (long t = 6 * min; t <= 11 * min; t += min) {
+      p.plan(new ServerName[] { restartedA, B, C }, t);
+    }
+    assertEquals("A's old incarnation, unplanned for 11 minutes, is forgotten", 3,
+      p.knownServers());
+    assertEquals("B kept its samples", 100, p.record(B).asSecondary.size());
+    for (long t = 12 * min; t <= 60 * min; t += min) {
+      p.plan(new ServerName[] { restartedA, B, C }, t);
+    }
+    assertEquals(3, p.knownServers());
+  }
 }

@@ -102,10 +102,48 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
     pauseProbability = 0;
   }
 
+  /** Requests (index = replica id) that reached a hold since the last {@link #reset()}. */
+  static final AtomicLongArray HELD = new AtomicLongArray(8);
+  private static volatile int holdMask;
+  private static volatile java.util.concurrent.CountDownLatch gate =
+    new java.util.concurrent.CountDownLatch(0);
+
+  /**
+   * Gets and scanner opens of the replicas in {@code replicas} wait until {@link #release()} (at
+   * most a minute, so a forgotten hold never wedges the cluster): a read that cannot be answered.
+   */
+  static void hold(int... replicas) {
+    int mask = 0;
+    for (int r : replicas) {
+      mask |= 1 << r;
+    }
+    gate = new java.util.concurrent.CountDownLatch(1);
+    holdMask = mask;
+  }
+
+  static void release() {
+    holdMask = 0;
+    gate.countDown();
+  }
+
+  private static void maybeHold(int replica) throws IOException {
+    if ((holdMask & (1 << replica)) == 0) {
+      return;
+    }
+    HELD.incrementAndGet(replica);
+    try {
+      gate.await(60, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("hold interrupted");
+    }
+  }
+
   static void reset() {
     for (int i = 0; i < GETS.length(); i++) {
       GETS.set(i, 0);
       SCANS.set(i, 0);
+      HELD.set(i, 0);
       EMPTY_GETS.set(i, 0);
     }
     EMPTY_SEEN.clear();
@@ -160,6 +198,7 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
     List<Cell> result) throws IOException {
     int replica = replica(c);
     GETS.incrementAndGet(replica);
+    maybeHold(replica);
     long[] started = STARTED.get();
     started[0] = System.nanoTime();
     started[1] = maybePause(replica) ? 1 : 0;
@@ -196,6 +235,7 @@ public class ReplicaTagObserver implements RegionCoprocessor, RegionObserver {
     throws IOException {
     int replica = replica(c);
     SCANS.incrementAndGet(replica);
+    maybeHold(replica);
     maybePause(replica);
   }
 

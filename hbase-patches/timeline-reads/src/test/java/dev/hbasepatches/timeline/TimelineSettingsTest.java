@@ -54,6 +54,14 @@ public class TimelineSettingsTest {
     refused(TimelineSettings.HEDGE_CAP_MS, "5", "is below " + TimelineSettings.DELAY_MAX_MS);
     refused(TimelineSettings.BUDGET_RATIO, "1", "fraction");
     refused(TimelineSettings.BUDGET_BURST, "0.5", "at least 1");
+    refused(TimelineSettings.BUDGET_BURST, "1e300", "at most 1000000");
+    refused(TimelineSettings.BUDGET_BURST, "-1", "above 0");
+    refused(TimelineSettings.BUDGET_RATIO, "-0.1", "fraction");
+    refused(TimelineSettings.HEDGE_CAP_MS, "3600001", "over an hour");
+    refused(TimelineSettings.WINDOW, "65537", "[8, 65536]");
+    refused(TimelineSettings.WINDOW, "9223372036854775807", "whole number");
+    refused(TimelineSettings.SCAN_ROWS, "-1", "[1, 1000000]");
+    refused(TimelineSettings.DEMOTE_LOSS_RATIO, "1", "fraction");
     refused(TimelineSettings.WINDOW, "4", "[8, 65536]");
     refused(TimelineSettings.WINDOW, "1e3", "whole number");
     refused(TimelineSettings.DEMOTE_MIN_READS, "1000", "[1, 128]");
@@ -85,5 +93,39 @@ public class TimelineSettingsTest {
     Configuration conf = new Configuration(false);
     conf.set(TimelineMode.KEY, " upstream ");
     assertEquals(TimelineMode.UPSTREAM, TimelineMode.from(conf));
+  }
+
+  /** The largest values accepted still make a working policy: no overflow at the edges. */
+  @Test
+  public void theLargestAcceptedValuesStillWork() {
+    Configuration conf = new Configuration(false);
+    conf.set(TimelineSettings.BUDGET_BURST, "1000000");
+    conf.set(TimelineSettings.BUDGET_RATIO, "0.999999");
+    conf.set(TimelineSettings.DELAY_MAX_MS, "3600000");
+    conf.set(TimelineSettings.HEDGE_CAP_MS, "3600000");
+    conf.set(TimelineSettings.DEMOTE_PERIOD_MS, "3600000");
+    conf.set(TimelineSettings.WINDOW, "65536");
+    conf.set(TimelineSettings.DEMOTE_MIN_READS, "65536");
+    conf.set(TimelineSettings.DEMOTE_STREAK, "65536");
+    conf.set(TimelineSettings.SCAN_ROWS, "1000000");
+    HedgePolicy p = new HedgePolicy(TimelineSettings.from(conf));
+    org.apache.hadoop.hbase.ServerName[] servers = {
+      org.apache.hadoop.hbase.ServerName.valueOf("a.example", 16020, 1),
+      org.apache.hadoop.hbase.ServerName.valueOf("b.example", 16020, 1) };
+    for (int i = 0; i < 3; i++) {
+      assertTrue(p.admitHedge(0));
+      p.plan(servers, i);
+    }
+    assertEquals(1_000_000.0, p.budgetAvailable(), 1e-3);
+    assertEquals(3_600_000_000_000L, p.plan(servers, 4).delayNanos);
+
+    conf.set(TimelineSettings.BUDGET_RATIO, "0.03"); // earnings that do not divide a token
+    p = new HedgePolicy(TimelineSettings.from(conf));
+    assertTrue(p.admitHedge(0));
+    for (int i = 0; i < 100; i++) {
+      p.plan(servers, i);
+      assertTrue("tokens " + p.budgetAvailable(), p.budgetAvailable() <= 1_000_000.0);
+      assertTrue("tokens " + p.budgetAvailable(), p.budgetAvailable() >= 999_999.0);
+    }
   }
 }
