@@ -42,19 +42,28 @@ public class AbbaSlots {
   public long bReads;
   /** Process CPU time of the iteration, all threads. */
   public long cpuNanos;
+  /**
+   * Bytes the benchmark thread allocated in the iteration (JMH reports it per second, like the
+   * operation counts, so allocBytes / aReads is bytes per operation of an A iteration).
+   */
+  public long allocBytes;
   private long cpuStart;
+  private long allocStart;
 
   @Setup(Level.Iteration)
   public void reset() {
     aReads = 0;
     bReads = 0;
     cpuNanos = 0;
+    allocBytes = 0;
     cpuStart = CpuTime.processNanos();
+    allocStart = CpuTime.threadAllocatedBytes();
   }
 
   @TearDown(Level.Iteration)
   public void stop() {
     cpuNanos = CpuTime.processNanos() - cpuStart;
+    allocBytes = CpuTime.threadAllocatedBytes() - allocStart;
   }
 
   /** Counts one operation in the slot of the running iteration. */

@@ -35,6 +35,17 @@ public final class CpuTime {
   private CpuTime() {
   }
 
+  private static final com.sun.management.ThreadMXBean THREADS =
+    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  /**
+   * Bytes the calling thread has allocated on the heap so far. Iteration set-up and tear-down run
+   * on the benchmark thread in JMH, so the difference over an iteration is the benchmark's.
+   */
+  public static long threadAllocatedBytes() {
+    return THREADS.getCurrentThreadAllocatedBytes();
+  }
+
   /** CPU nanoseconds this JVM has used so far, all threads together. */
   public static long processNanos() {
     return OS.getProcessCpuTime();

@@ -62,6 +62,7 @@ public final class AbbaPairs {
   static final String B_COUNTER = "bReads";
   static final String CPU_COUNTER = "cpuNanos";
   static final String BACKGROUND_COUNTER = "backgroundCpuNanos";
+  static final String ALLOC_COUNTER = "allocBytes";
   private static final boolean[] BLOCK_IS_B = { false, true, true, false };
 
   private AbbaPairs() {
@@ -166,11 +167,21 @@ public final class AbbaPairs {
           + " B / A per CPU second | 95% interval | verdict |");
         out.println("|---|---|---:|---:|---|---|---:|---|---|");
         estimates.clear();
+        allocRows.setLength(0);
         for (int i = 1; i < args.length; i++) {
           report(Path.of(args[i]), null, pooled, out);
         }
         out.println();
         gaps(out);
+        if (allocRows.length() > 0) {
+          out.println("Heap bytes the benchmark thread allocated per operation, over every measured "
+            + "iteration of each slot (A, B):");
+          out.println();
+          out.println("| case | file | A: bytes / op | B: bytes / op |");
+          out.println("|---|---|---:|---:|");
+          out.print(allocRows);
+          out.println();
+        }
         return 0;
       }
       for (String file : args) {
@@ -292,6 +303,13 @@ public final class AbbaPairs {
           + ps.get("a").getAsString(), k -> new LinkedHashMap<>())
           .put(ps.get("b").getAsString(), ForkStats.pairedRatio(forkRatios(blocks)).estimate());
       }
+      if (secondary.has(ALLOC_COUNTER)) {
+        double[][] alloc =
+          JmhJsonParser.forkIterations(secondary.getAsJsonObject(ALLOC_COUNTER), where);
+        double[] perOp = bytesPerOperation(a, b, alloc);
+        allocRows.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f |%n", params,
+          file.getFileName(), perOp[0], perOp[1]));
+      }
       summary.printf(Locale.ROOT, "| %s | %s | %d | %s |%n", params, file.getFileName(),
         score.length, cells(blocks) + " | " + (cpu == null ? "- | - | -" : cells(cpuBlocks)));
       return;
@@ -358,6 +376,27 @@ public final class AbbaPairs {
     out.printf(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s |%n", what, s.n(), blocks.size(),
       each, Compare.sig3(s.estimate()), ForkStatsCli.interval(s),
       ForkStatsCli.verdict(s, null));
+  }
+
+  /** Summary mode: one row per case with an allocation counter. */
+  private static final StringBuilder allocRows = new StringBuilder();
+
+  /**
+   * Bytes per operation of slot A and slot B over every measured iteration: the allocation
+   * counter's sum over a slot's iterations divided by the operations counted in them (both are
+   * per second of the same iterations, so the time cancels).
+   */
+  static double[] bytesPerOperation(double[][] a, double[][] b, double[][] alloc) {
+    double[] bytes = new double[2];
+    double[] ops = new double[2];
+    for (int f = 0; f < alloc.length; f++) {
+      for (int i = 0; i < alloc[f].length; i++) {
+        int slot = b[f][i] > 0 ? 1 : 0;
+        bytes[slot] += alloc[f][i];
+        ops[slot] += slot == 1 ? b[f][i] : a[f][i];
+      }
+    }
+    return new double[] { bytes[0] / ops[0], bytes[1] / ops[1] };
   }
 
   /** Per case and reference side (summary mode): each B side's estimate of B / A. */

@@ -238,6 +238,16 @@ public class AbbaPairsTest {
     report = out.toString(StandardCharsets.UTF_8);
     // SERIES 0.982, PATCHED twice that: SERIES / PATCHED 0.5.
     assertTrue(report, report.contains("| c:x against UPSTREAM | 0.982 | 1.96 | 0.5 |"));
+    // An allocation counter: bytes per operation of each slot.
+    Path alloc = tmp.newFile("alloc.json").toPath();
+    Files.writeString(alloc, toggle.replace("SIDE", "SERIES").replace("\"cpuNanos\":",
+      "\"allocBytes\":{\"score\":1,\"rawData\":[[1000,198,198,1000,1000,196,196,1000,500],"
+        + "[2000,392,392,2000]]},\"cpuNanos\":"), StandardCharsets.UTF_8);
+    out.reset();
+    assertEquals(0, AbbaPairs.run(new String[] { "--summary", alloc.toString() }, print(out),
+      print(err)));
+    report = out.toString(StandardCharsets.UTF_8);
+    assertTrue(report, report.contains("| alloc.json | 10 | 2 |"));
   }
 
   @Test
