@@ -115,6 +115,7 @@ die() { echo "[real-cluster] FAILED: $*" >&2; exit 1; }
 #   site:           hbase-site.xml keys (name=value, one per line)
 #   block_encoding: the table's data block encoding (hbase-perf --blockEncoding)
 #   signal:         a RegionServer log line (extended regex) that shows the module is on
+#   live_class:     a module class with live instances in each RegionServer (jcmd GC.class_histogram)
 #   jvm_opts:       extra RegionServer and master JVM options
 # ---------------------------------------------------------------------------------------------
 module_dir=""
@@ -123,6 +124,7 @@ prefix_jars=()
 site=""
 block_encoding="NONE"
 signal=""
+live_class=""
 jvm_opts=()
 case "$module" in
   none)
@@ -135,6 +137,7 @@ hbase.hstore.defaultengine.storeflusher.class=dev.hbasepatches.seekskip.SeekSkip
 hbasepatches.seekskip.mode=$mode"
     # The module's flusher logs each flush under its own class name (log4j pattern %c).
     signal='INFO .* dev\.hbasepatches\.seekskip\.SeekSkipStoreFlusher: Flushed [0-9]+ cells of'
+    live_class="dev.hbasepatches.seekskip.SeekSkipRegion"
     ;;
   row-index)
     module_dir="hbase-patches/row-index"
@@ -143,6 +146,7 @@ hbasepatches.rowindex.mode=$mode"
     block_encoding="ROW_INDEX_V1"
     if [[ "$mode" == "PATCHED" ]]; then
       signal='ROW_INDEX_V1 now encoded and read by dev\.hbasepatches\.rowindex'
+      live_class="dev.hbasepatches.rowindex.RowIndexEncoder"
     fi
     ;;
   offheap-read)
@@ -159,6 +163,7 @@ hbasepatches.offheap.size=64m
 hbase.coprocessor.regionserver.classes=dev.hbasepatches.offheap.OffHeapCacheGuard
 hbasepatches.offheap.mode=$mode"
     signal='Off-heap block cache: .*copy data blocks on hit'
+    live_class="dev.hbasepatches.offheap.OffHeapBlockCache"
     jvm_opts=(-XX:MaxDirectMemorySize=256m)
     ;;
   quotas)
@@ -167,6 +172,7 @@ hbasepatches.offheap.mode=$mode"
 hbase.quota.enabled=true
 hbasepatches.quotas.mode=$mode"
     signal='Paced request throttling started'
+    live_class="dev.hbasepatches.quotas.ThrottlingRegionServer"
     ;;
   checksum)
     module_dir="hbase-patches/checksum"
@@ -584,18 +590,32 @@ elif [[ -n "$signal" ]]; then
   done
   ((found == 2)) || die "the $module module's signal is missing in $((2 - found)) RegionServer log(s)"
 fi
+if [[ -n "$live_class" ]] && command -v jcmd >/dev/null 2>&1; then
+  for n in regionserver1 regionserver2; do
+    count="$(jcmd "$(pid_of "$n")" GC.class_histogram 2>/dev/null \
+      | awk -v c="$live_class" '$4 == c { print $2 }' | head -1)"
+    say "$n: jcmd GC.class_histogram: ${count:-0} live instance(s) of $live_class"
+    [[ "${count:-0}" -gt 0 ]] || die "$n has no live $live_class"
+  done
+fi
 if [[ "$module" == offheap-read ]]; then
-  # The L2's counters, as the RegionServer's JMX servlet shows them (the block cache of the
-  # RegionServer's Server bean).
+  # The L2's counters as the RegionServer's JMX servlet shows them (its Server bean).
   for n in regionserver1:$rs1_info regionserver2:$rs2_info; do
-    json="$(curl -s "http://127.0.0.1:${n#*:}/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Server" || true)"
-    l2="$(echo "$json" | grep -oE '"l2Cache(Hit|Miss)Count" : [0-9]+' | tr '\n' ' ')"
-    say "${n%%:*}: JMX $l2"
-    hits="$(echo "$json" | sed -n 's/.*"l2CacheHitCount" : \([0-9]*\).*/\1/p')"
-    [[ "${hits:-0}" -gt 0 ]] || die "${n%%:*}: no L2 block cache hits on JMX (l2CacheHitCount ${hits:-absent})"
+    l2="$(curl -s "http://127.0.0.1:${n#*:}/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Server" \
+      | python3 -c 'import json, sys
+beans = json.load(sys.stdin).get("beans", [])
+b = beans[0] if beans else {}
+print(" ".join("%s=%s" % (k, b.get(k, "absent")) for k in ("l2CacheHitCount", "l2CacheMissCount", "blockCacheCount", "l2CacheHitRatio")))' \
+      2>&1 || true)"
+    say "${n%%:*}: JMX RegionServer Server bean: $l2"
+    [[ "$l2" =~ l2CacheHitCount=([0-9]+) && "${BASH_REMATCH[1]}" -gt 0 ]] \
+      || die "${n%%:*}: no L2 block cache hits on JMX"
   done
 fi
 for n in regionserver1 regionserver2; do
+  if grep -E ' (ERROR|FATAL) .*dev\.hbasepatches' "$logs/$n.log" >&2; then
+    die "$n: the module logged an error (above)"
+  fi
   errors="$(grep -cE ' (ERROR|FATAL) ' "$logs/$n.log" || true)"
   say "$n: $errors ERROR/FATAL line(s) in its log"
   if [[ "$errors" -gt 0 ]]; then grep -E ' (ERROR|FATAL) ' "$logs/$n.log" | head -5 >&2; fi
