@@ -20,7 +20,9 @@
 # loads it with hbase-perf --verify, checks the module's "it is on" signal, and stops everything.
 #
 #   dev-support/real-cluster.sh --module none          # stock HBase
-#   dev-support/real-cluster.sh --module seek-skip     # or row-index, offheap-read, quotas, checksum
+#   dev-support/real-cluster.sh --module seek-skip     # or row-index, offheap-read, quotas, checksum,
+#                                                      # timeline-reads (client side)
+#   dev-support/real-cluster.sh --module all           # each of them in turn, then a summary
 #
 # What it does:
 #   1. Assembles an HBase lib/ from Maven Central: a generated pom over hbase-server,
@@ -46,11 +48,14 @@
 #      left, and deletes the cluster directory (--keep keeps it).
 #
 # Options:
-#   --module NAME     none, seek-skip, row-index, offheap-read, quotas, checksum (required)
+#   --module NAME     none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads
+#                     (required)
 #   --mode MODE       the module's mode key (default PATCHED)
 #   --rows N          rows per client for hbase-perf (default 20000)
 #   --clients N       hbase-perf client threads (default 2)
 #   --commands LIST   hbase-perf commands (default sequentialWrite,randomRead,scan)
+#   --omit GLOB       leave the lib/ jars matching GLOB out (e.g. 'spymemcached-*'), to see what
+#                     a RegionServer says when a jar is missing; repeatable
 #   --keep            keep the cluster directory (logs, data) after the run
 #   --refresh-lib     assemble lib/ again from Maven Central
 #   --build           build the module's jar and hbase-perf's jar first (mvn -pl ... -am package)
@@ -74,6 +79,7 @@ rows=20000
 clients=2
 commands="sequentialWrite,randomRead,scan"
 keep=false
+omit=()
 refresh_lib=false
 build=false
 while [[ $# -gt 0 ]]; do
@@ -88,6 +94,8 @@ while [[ $# -gt 0 ]]; do
     --clients=*) clients="${1#*=}"; shift ;;
     --commands) commands="$2"; shift 2 ;;
     --commands=*) commands="${1#*=}"; shift ;;
+    --omit) omit+=("$2"); shift 2 ;;
+    --omit=*) omit+=("${1#*=}"); shift ;;
     --keep) keep=true; shift ;;
     --refresh-lib) refresh_lib=true; shift ;;
     --build) build=true; shift ;;
@@ -95,6 +103,30 @@ while [[ $# -gt 0 ]]; do
     *) echo "real-cluster.sh: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
   esac
 done
+
+all_modules=(none seek-skip row-index offheap-read quotas checksum timeline-reads)
+if [[ "$module" == all ]]; then
+  self="${BASH_SOURCE[0]}"
+  summary=()
+  failed=0
+  for m in "${all_modules[@]}"; do
+    start=$SECONDS
+    args=(--module "$m" --rows "$rows" --clients "$clients" --commands "$commands")
+    [[ "$m" != none ]] && args+=(--mode "$mode")
+    [[ "$keep" == true ]] && args+=(--keep)
+    [[ "$build" == true ]] && args+=(--build)
+    echo "[real-cluster] ===== $self ${args[*]}" >&2
+    if "$self" "${args[@]}"; then
+      summary+=("$(printf '%-16s passed  %4ds' "$m" $((SECONDS - start)))")
+    else
+      failed=$((failed + 1))
+      summary+=("$(printf '%-16s FAILED  %4ds' "$m" $((SECONDS - start)))")
+    fi
+  done
+  echo "[real-cluster] ===== summary (mode $mode)" >&2
+  printf '  %s\n' "${summary[@]}" >&2
+  exit $((failed > 0))
+fi
 
 hbase_version="${HBASE_VERSION:-2.6.4-hadoop3}"
 heap="${RC_HEAP:-512m}"
@@ -107,6 +139,13 @@ project_version="$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/pom.xml" 
 say() { echo "[real-cluster] $*" >&2; }
 die() { echo "[real-cluster] FAILED: $*" >&2; exit 1; }
 
+module_jar_of() {
+  local dir="$root/$1" name
+  name="hbasepatches-$(basename "$1")-$project_version.jar"
+  [[ -f "$dir/target/$name" ]] || die "no $dir/target/$name; build it: mvn -B -pl $1 -am package -DskipTests (or pass --build)"
+  echo "$dir/target/$name"
+}
+
 # ---------------------------------------------------------------------------------------------
 # The modules, deployed as their PATCH.md files say ("How to turn it on" / "Turning it on").
 #   module_dir:     the module whose jar goes in lib/ (or on the class path prefix)
@@ -117,6 +156,8 @@ die() { echo "[real-cluster] FAILED: $*" >&2; exit 1; }
 #   signal:         a RegionServer log line (extended regex) that shows the module is on
 #   live_class:     a module class with live instances in each RegionServer (jcmd GC.class_histogram)
 #   jvm_opts:       extra RegionServer and master JVM options
+#   perf_cp, perf_extra, perf_signal: for a client-side module, "client-side" (its jar goes on
+#                   hbase-perf's class path, not in lib/), its hbase-perf options, and the line of hbase-perf's output that shows it on
 # ---------------------------------------------------------------------------------------------
 module_dir=""
 extra_deps=()
@@ -126,6 +167,9 @@ block_encoding="NONE"
 signal=""
 live_class=""
 jvm_opts=()
+perf_cp=""
+perf_extra=()
+perf_signal=""
 case "$module" in
   none)
     ;;
@@ -178,23 +222,42 @@ hbasepatches.quotas.mode=$mode"
     module_dir="hbase-patches/checksum"
     # PATCH.md: not lib/ but HBASE_CLASSPATH_PREFIX, the overlay's jar first, then the module's.
     prefix_jars=("hbase-patches/checksum-overlay" "hbase-patches/checksum")
-    site="hbasepatches.checksum.enabled=true"
-    signal='HFile block checksums: BlockChecksummer, engine INTRINSIC'
+    # The modes as hbase-perf's --change=checksum maps them: PATCHED intrinsic CRCs, BASELINE
+    # Hadoop's pure-Java CRCs per chunk, UPSTREAM the overlay's stock path (switched off).
+    case "$mode" in
+      PATCHED)
+        site="hbasepatches.checksum.enabled=true
+hbasepatches.checksum.engine=intrinsic"
+        signal='HFile block checksums: BlockChecksummer, engine INTRINSIC' ;;
+      BASELINE)
+        site="hbasepatches.checksum.enabled=true
+hbasepatches.checksum.engine=pure-java"
+        signal='HFile block checksums: BlockChecksummer, engine PURE_JAVA' ;;
+      UPSTREAM)
+        site="hbasepatches.checksum.enabled=false"
+        signal='HFile block checksums: stock path \(hbasepatches\.checksum\.enabled=false\)' ;;
+      *) echo "real-cluster.sh: checksum has modes PATCHED, BASELINE, UPSTREAM, not '$mode'" >&2; exit 2 ;;
+    esac
+    ;;
+  timeline-reads)
+    # Client side (PATCH.md): the jar goes to the application, here hbase-perf, which reads through
+    # TimelineReader; the RegionServers get the replica settings PATCH.md lists, the table two
+    # replicas of each region.
+    module_dir="hbase-patches/timeline-reads"
+    site="hbase.region.replica.replication.enabled=true
+hbase.regionserver.storefile.refresh.period=1000"
+    perf_cp="client-side"
+    perf_extra=(--replicas=2 --change=timeline-reads --mode="$mode")
+    perf_signal="reads served by TimelineReader, mode $mode"
     ;;
   "")
-    echo "real-cluster.sh: --module is required (none, seek-skip, row-index, offheap-read, quotas, checksum)" >&2
+    echo "real-cluster.sh: --module is required (none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads, all)" >&2
     exit 2 ;;
   *)
-    echo "real-cluster.sh: unknown module '$module' (none, seek-skip, row-index, offheap-read, quotas, checksum)" >&2
+    echo "real-cluster.sh: unknown module '$module' (none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads, all)" >&2
     exit 2 ;;
 esac
 
-module_jar_of() {
-  local dir="$root/$1" name
-  name="hbasepatches-$(basename "$1")-$project_version.jar"
-  [[ -f "$dir/target/$name" ]] || die "no $dir/target/$name; build it: mvn -B -pl $1 -am package -DskipTests (or pass --build)"
-  echo "$dir/target/$name"
-}
 
 # ---------------------------------------------------------------------------------------------
 # 0. Builds, when asked.
@@ -206,6 +269,7 @@ if [[ "$build" == true ]]; then
   say "building $pl"
   (cd "$root" && "${mvn_cmd[@]}" -B -q -pl "$pl" -am package -DskipTests) || die "the build failed"
 fi
+if [[ "$perf_cp" == client-side ]]; then perf_cp="$(module_jar_of "$module_dir")"; fi
 perf_jar="$root/hbase-perf/target/hbase-perf.jar"
 [[ -f "$perf_jar" ]] || die "no $perf_jar; build it: mvn -B -pl hbase-perf -am package -DskipTests (or pass --build)"
 command -v "$java_bin" >/dev/null 2>&1 || die "no java found (set JAVA_HOME to a JDK 17)"
@@ -315,12 +379,19 @@ base="$(mktemp -d "${TMPDIR:-/tmp}/real-cluster-$module.XXXXXX")"
 lib="$base/lib"; conf="$base/conf"; logs="$base/logs"; data="$base/data"
 mkdir -p "$lib" "$conf" "$logs" "$data"
 cp "$hbase_lib"/*.jar "$lib/"
-if [[ -n "$module_dir" && ${#prefix_jars[@]} -eq 0 ]]; then
+if [[ -n "$module_dir" && ${#prefix_jars[@]} -eq 0 && -z "$perf_cp" ]]; then
   cp "$(module_jar_of "$module_dir")" "$lib/"
 fi
 if [[ -n "$extra_lib" ]]; then
   cp "$extra_lib"/*.jar "$lib/"
 fi
+for g in "${omit[@]}"; do
+  # shellcheck disable=SC2086 # the glob is meant to expand
+  gone=$(cd "$lib" && ls $g 2>/dev/null || true)
+  [[ -n "$gone" ]] || die "--omit '$g' matches no jar in lib/"
+  (cd "$lib" && rm -f $gone)
+  say "left out of lib/ (--omit '$g'): $(echo $gone)"
+done
 prefix_cp=""
 if [[ ${#prefix_jars[@]} -gt 0 ]]; then
   mkdir -p "$base/prefix"
@@ -553,11 +624,13 @@ wait_for master "initialised (hbase:meta and namespaces online)" 'Master has com
 perf_args=(--zk="127.0.0.1:$zk_port" --rows="$rows" --presplit=4 --flush --verify
   --connectTimeout=120s --table=RealCluster)
 if [[ "$block_encoding" != NONE ]]; then perf_args+=(--blockEncoding="$block_encoding"); fi
+perf_args+=("${perf_extra[@]}")
 say "hbase-perf ${perf_args[*]} $commands $clients"
 set +e
-"$java_bin" -Xmx"$perf_heap" "${opens[@]}" -cp "$perf_jar" dev.hbasepatches.perf.PerfTool \
-  "${perf_args[@]}" "$commands" "$clients" 2> >(grep -vE '^ *\[[A-Za-z]+\] [0-9,]+ ops \(' >&2)
-perf_rc=$?
+"$java_bin" -Xmx"$perf_heap" "${opens[@]}" -cp "$perf_jar${perf_cp:+:$perf_cp}" dev.hbasepatches.perf.PerfTool \
+  "${perf_args[@]}" "$commands" "$clients" 2> >(grep -vE '^ *\[[A-Za-z]+\] [0-9,]+ ops \(' >&2) \
+  | tee "$logs/perf.out"
+perf_rc=${PIPESTATUS[0]}
 set -e
 if [[ $perf_rc -ne 0 ]]; then
   say "hbase-perf exited $perf_rc"
@@ -577,6 +650,10 @@ if [[ "$module" == none ]]; then
     die "stock HBase, yet a log names dev.hbasepatches: $(grep -h 'dev\.hbasepatches' "$logs"/*.log | head -3)"
   fi
   say "it is stock HBase: no dev.hbasepatches class in any log"
+elif [[ -n "$perf_signal" ]]; then
+  line="$(grep -F "$perf_signal" "$logs/perf.out" | head -1 || true)"
+  [[ -n "$line" ]] || die "hbase-perf's output has no line with '$perf_signal'"
+  say "hbase-perf: it is on: $line"
 elif [[ -n "$signal" ]]; then
   found=0
   for n in regionserver1 regionserver2; do
@@ -625,4 +702,6 @@ done
 # 6. Stop and clean up (the EXIT trap).
 # ---------------------------------------------------------------------------------------------
 stop_cluster
-say "done: --module $module${module_dir:+ (mode $mode)}: cluster up, hbase-perf --verify passed${signal:+, module on}"
+on=""
+[[ -n "$signal$perf_signal" ]] && on=", module on"
+say "done: --module $module${module_dir:+ (mode $mode)}: cluster up, hbase-perf --verify passed$on"
