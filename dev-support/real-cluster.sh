@@ -514,13 +514,16 @@ start_jvm() { # name main-class args...
 # and tail (for a RegionServer, the RegionServer's own exception).
 report_process() { # name
   local name="$1"
-  echo "----- $name: stdout/stderr ($logs/$name.out), last 40 lines -----" >&2
-  tail -40 "$logs/$name.out" >&2 || true
   if [[ -f "$logs/$name.log" ]]; then
-    echo "----- $name: ERROR/FATAL lines of $logs/$name.log (first 20) -----" >&2
-    grep -nE ' (ERROR|FATAL) ' "$logs/$name.log" | head -20 >&2 || true
-    echo "----- $name: $logs/$name.log, last 60 lines -----" >&2
-    tail -60 "$logs/$name.log" >&2 || true
+    echo "----- $name: its errors ($logs/$name.log: ERROR/FATAL lines and their causes) -----" >&2
+    awk '/ (ERROR|FATAL) / { seen = 1; print; n++ } seen && /^Caused by: / { print; n++ } n >= 16 { exit }' \
+      "$logs/$name.log" >&2 || true
+    echo "----- $name: $logs/$name.log, last 30 lines -----" >&2
+    tail -30 "$logs/$name.log" >&2 || true
+  fi
+  if grep -qv '^SLF4J: ' "$logs/$name.out" 2>/dev/null; then
+    echo "----- $name: stdout/stderr ($logs/$name.out), last 20 lines -----" >&2
+    grep -v '^SLF4J: ' "$logs/$name.out" | tail -20 >&2 || true
   fi
   echo "----- end of $name -----" >&2
 }
