@@ -214,7 +214,8 @@ hbasepatches.offheap.mode=$mode"
     module_dir="hbase-patches/quotas"
     site="hbase.regionserver.impl=dev.hbasepatches.quotas.ThrottlingRegionServer
 hbase.quota.enabled=true
-hbasepatches.quotas.mode=$mode"
+hbasepatches.quotas.mode=$mode
+hbase.quota.refresh.period=2000"
     signal='Paced request throttling started'
     live_class="dev.hbasepatches.quotas.ThrottlingRegionServer"
     ;;
@@ -691,6 +692,59 @@ print(" ".join("%s=%s" % (k, b.get(k, "absent")) for k in ("l2CacheHitCount", "l
     [[ "$l2" =~ l2CacheHitCount=([0-9]+) && "${BASH_REMATCH[1]}" -gt 0 ]] \
       || die "${n%%:*}: no L2 block cache hits on JMX"
   done
+fi
+if [[ "$module" == quotas ]]; then
+  # A throttle as `set_quota TYPE => THROTTLE, USER => '<user>', LIMIT => '20req/sec'` writes it
+  # (Admin.setQuota, the shell's call), then reads under it: each RegionServer logs the limits it
+  # picked up from hbase:quota (hbase.quota.refresh.period is 2 s here), and hbase-perf's rate
+  # shows them biting. The throttle is removed again afterwards.
+  user="$(id -un)"
+  limit=20
+  cat >"$base/SetThrottle.java" <<'EOF'
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.quotas.QuotaFilter;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+
+/** set_quota for one user's request rate: args user, requests per second or "off". */
+public class SetThrottle {
+  public static void main(String[] args) throws Exception {
+    try (Connection c = ConnectionFactory.createConnection(HBaseConfiguration.create());
+      Admin admin = c.getAdmin()) {
+      if (args[1].equals("off")) {
+        admin.setQuota(QuotaSettingsFactory.unthrottleUser(args[0]));
+      } else {
+        admin.setQuota(QuotaSettingsFactory.throttleUser(args[0], ThrottleType.REQUEST_NUMBER,
+          Long.parseLong(args[1]), TimeUnit.SECONDS));
+      }
+      System.out.println("list_quotas USER => '" + args[0] + "': "
+        + admin.getQuota(new QuotaFilter().setUserFilter(args[0])));
+    }
+  }
+}
+EOF
+  set_throttle() {
+    "$java_bin" -Xmx256m "${opens[@]}" -Dhbase.log.dir="$logs" -Dhbase.log.file=set-throttle.log \
+      -Dlog4j2.configurationFile="file:$conf/log4j2.properties" -cp "$conf:$lib/*" \
+      "$base/SetThrottle.java" "$user" "$1" 2>&1 | grep -v '^SLF4J: ' >&2
+  }
+  say "set_quota TYPE => THROTTLE, USER => '$user', LIMIT => '${limit}req/sec'"
+  set_throttle "$limit"
+  for n in regionserver1 regionserver2; do
+    wait_for "$n" "throttling $user" "Request throttles now .*$user"
+    say "$n: $(grep -E "Request throttles now .*$user" "$logs/$n.log" | tail -1 | sed 's/^.*INFO  //')"
+  done
+  say "hbase-perf randomRead for 10 s, 1 client, under the ${limit}req/sec throttle"
+  set +e
+  "$java_bin" -Xmx"$perf_heap" "${opens[@]}" -cp "$perf_jar" dev.hbasepatches.perf.PerfTool \
+    --zk="127.0.0.1:$zk_port" --rows="$rows" --table=RealCluster --duration=10s randomRead 1 \
+    2> >(grep -vE '^ *\[[A-Za-z]+\] [0-9,]+ ops \(' >&2) | tee "$logs/perf-throttled.out"
+  set -e
+  set_throttle off
 fi
 for n in regionserver1 regionserver2; do
   if grep -E ' (ERROR|FATAL) .*dev\.hbasepatches' "$logs/$n.log" >&2; then
