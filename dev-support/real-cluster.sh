@@ -132,6 +132,7 @@ hbase_version="${HBASE_VERSION:-2.6.4-hadoop3}"
 heap="${RC_HEAP:-512m}"
 perf_heap="${RC_PERF_HEAP:-512m}"
 wait_seconds="${RC_WAIT_SECONDS:-180}"
+# shellcheck disable=SC2206 # MVN may be a command with arguments, e.g. "nice mvn".
 mvn_cmd=(${MVN:-mvn})
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 project_version="$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/pom.xml" | head -1)"
@@ -752,7 +753,10 @@ for n in regionserver1 regionserver2; do
   fi
   errors="$(grep -cE ' (ERROR|FATAL) ' "$logs/$n.log" || true)"
   say "$n: $errors ERROR/FATAL line(s) in its log"
-  if [[ "$errors" -gt 0 ]]; then grep -E ' (ERROR|FATAL) ' "$logs/$n.log" | head -5 >&2; fi
+  if [[ "$errors" -gt 0 ]]; then
+    # Each with the line after it (the exception), the first five.
+    awk '/ (ERROR|FATAL) / { print; getline; print "    " $0; if (++n == 5) exit }' "$logs/$n.log" >&2
+  fi
 done
 
 # ---------------------------------------------------------------------------------------------
