@@ -28,7 +28,9 @@
 #   1. Assembles an HBase lib/ from Maven Central: a generated pom over hbase-server,
 #      hbase-client, hbase-zookeeper, hbase-hadoop2-compat, hbase-metrics and the log4j2 jars HBase's
 #      binary distribution ships, copied with `mvn dependency:copy-dependencies` (runtime scope)
-#      into target/real-cluster/lib-<hbase version>/ (kept between runs; --refresh-lib redoes it).
+#      into target/real-cluster/lib-<hbase version>/ (kept between runs; --refresh-lib redoes it),
+#      and hbase-webapps/ (which hbase-server's jar has left out since HBASE-28921) from
+#      hbase-server's tests jar, as the distribution's $HBASE_HOME/hbase-webapps.
 #   2. Makes a cluster directory under a temporary directory: lib/ (that assembly plus the
 #      module's jar and its third-party jars), conf/hbase-site.xml (local file system root dir,
 #      127.0.0.1, free ports, the module's keys), conf/log4j2.properties, logs/.
@@ -37,20 +39,24 @@
 #      (`HMaster start`) and two RegionServers (`HRegionServer -D<ports> start`, as
 #      local-regionservers.sh). It waits for the master to finish initialising and for both
 #      RegionServers to report for duty; a process that dies, or a wait that runs out, prints that
-#      process's own output and log tail and ends the run with exit code 1.
+#      process's own errors and log tail and ends the run with exit code 1.
 #   4. Runs hbase-perf against the cluster by its ZooKeeper quorum (--zk=127.0.0.1:<port>) with
 #      --verify (a presplit table, so both RegionServers serve it; flushed, so reads come from
 #      store files).
-#   5. Checks the module's "it is on" signal in the RegionServers' logs (and, for offheap-read,
-#      the L2 block cache counters on the RegionServers' JMX servlet); for --module none, that no
-#      module class was loaded.
-#   6. Stops the cluster as stop-hbase.sh does (`HMaster stop --shutDownCluster`), then ZooKeeper, kills whatever is
-#      left, and deletes the cluster directory (--keep keeps it).
+#   5. Checks that the module is on: its log line in both RegionServers' logs, live instances of
+#      its class in both (jcmd GC.class_histogram), for offheap-read the L2 block cache hits on the
+#      RegionServers' JMX servlet, for quotas a user throttle set as set_quota does and read
+#      under, for timeline-reads (client side) hbase-perf's TimelineReader counts; for
+#      --module none, that no module class was loaded. An ERROR line naming a module class fails
+#      the run.
+#   6. Stops the cluster as stop-hbase.sh does (`HMaster stop --shutDownCluster`), then
+#      ZooKeeper, kills whatever is left, and deletes the cluster directory (--keep keeps it).
 #
 # Options:
-#   --module NAME     none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads
-#                     (required)
-#   --mode MODE       the module's mode key (default PATCHED)
+#   --module NAME     none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads,
+#                     or all (required)
+#   --mode MODE       the module's mode (default PATCHED; checksum: BASELINE = pure-Java CRCs,
+#                     UPSTREAM = hbasepatches.checksum.enabled=false)
 #   --rows N          rows per client for hbase-perf (default 20000)
 #   --clients N       hbase-perf client threads (default 2)
 #   --commands LIST   hbase-perf commands (default sequentialWrite,randomRead,scan)
@@ -99,7 +105,7 @@ while [[ $# -gt 0 ]]; do
     --keep) keep=true; shift ;;
     --refresh-lib) refresh_lib=true; shift ;;
     --build) build=true; shift ;;
-    -h|--help) sed -n '19,66p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '19,/^set -euo pipefail/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "real-cluster.sh: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
   esac
 done
