@@ -90,7 +90,7 @@ record_run() {
   local src_sha bench_sha dirty=""
   src_sha="$(cd "$ROOT/hbase-patches/$CHANGE/src/main" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
   bench_sha="$(cd "$ROOT/jmh-benchmarks/src/main" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
-  git -C "$ROOT" diff --quiet HEAD -- hbase-patches jmh-benchmarks \
+  git -C "$ROOT" diff --quiet HEAD -- "hbase-patches/$CHANGE/src" "hbase-patches/$CHANGE/upstream" jmh-benchmarks/src \
     && [ -z "$(git -C "$ROOT" ls-files --others --exclude-standard -- hbase-patches/"$CHANGE"/src jmh-benchmarks/src)" ] \
     || dirty=" (with uncommitted changes)"
   {
@@ -110,6 +110,14 @@ for pair in "${side_list[@]}"; do
 done
 
 if ! $REPORT_ONLY; then
+# The report names the tree's commit and hashes: the jar must be built from that tree.
+newer="$(find "$ROOT/jmh-benchmarks/src/main" "$ROOT/hbase-patches/$CHANGE/src/main" \
+  "$ROOT/hbase-patches/$CHANGE/upstream/branch-2.6" -type f -newer "$JAR" -print -quit)"
+if [ -n "$newer" ]; then
+  echo "series-bench.sh: $newer is newer than $JAR; rebuild the jar first" \
+    "(mvn -B package -DskipTests -pl jmh-benchmarks -am)" >&2
+  exit 1
+fi
 exec 8>/tmp/hbasepatches-jmh.lock
 if ! flock -n 8; then
   echo "waiting for another benchmark to finish (/tmp/hbasepatches-jmh.lock)" >&2
