@@ -305,7 +305,8 @@ public final class LocalRegion implements Closeable {
     }
   }
 
-  static void deleteTree(Path root) {
+  /** Deletes a directory tree, or nothing if it is not there (for benchmarks' scratch files too). */
+  public static void deleteTree(Path root) {
     if (!Files.exists(root)) {
       return;
     }

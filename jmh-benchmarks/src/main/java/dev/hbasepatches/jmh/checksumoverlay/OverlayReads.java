@@ -18,14 +18,13 @@
 package dev.hbasepatches.jmh.checksumoverlay;
 
 import dev.hbasepatches.jmh.HBaseBenchmark.Mode;
+import dev.hbasepatches.testkit.LocalRegion;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 
 /**
  * A {@link BlockReadDriver} in its own HBase class loader: UPSTREAM with HBase's
@@ -85,7 +84,7 @@ final class OverlayReads implements AutoCloseable {
         error.addSuppressed(closing);
       } finally {
         me.setContextClassLoader(previous);
-        deleteTree(dir);
+        LocalRegion.deleteTree(dir);
       }
       throw error;
     }
@@ -148,13 +147,8 @@ final class OverlayReads implements AutoCloseable {
       ((AutoCloseable) driver).close();
     } finally {
       owner.setContextClassLoader(previousContextLoader);
-      deleteTree(dir);
+      LocalRegion.deleteTree(dir);
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
 }

@@ -174,15 +174,8 @@ public class OffHeapReadBenchmark extends HBaseBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    for (LocalRegion r : regions) {
-      r.close();
-    }
-    SlabBlockCache slab = OffHeapCaches.slabCache(cache);
+    SlabBlockCache slab = OffHeapRegions.closeAndCheck(regions, cache);
     if (slab != null) {
-      List<String> problems = slab.invariantViolations(true);
-      if (!problems.isEmpty()) {
-        throw new IllegalStateException("leaked or broken references: " + problems);
-      }
       System.out.println("\nL2 " + slab + " hits=" + slab.getStats().getHitCount() + " misses="
         + slab.getStats().getMissCount() + " hitRatio=" + slab.getStats().getHitRatio()
         + " failedInserts=" + slab.getStats().getFailedInserts() + " leaked=0" + " usedSlotBytes="

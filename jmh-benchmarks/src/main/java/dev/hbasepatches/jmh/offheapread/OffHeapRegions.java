@@ -17,6 +17,8 @@
  */
 package dev.hbasepatches.jmh.offheapread;
 
+import dev.hbasepatches.offheap.OffHeapCaches;
+import dev.hbasepatches.offheap.SlabBlockCache;
 import dev.hbasepatches.testkit.LocalRegion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -83,6 +85,25 @@ final class OffHeapRegions {
       }
       throw e;
     }
+  }
+
+  /**
+   * Closes the regions and, when the L2 is the module's slab cache, checks that no block
+   * reference leaked (every entry back at count 1); returns that cache, or null.
+   */
+  static SlabBlockCache closeAndCheck(List<LocalRegion> regions, BlockCache cache)
+    throws IOException {
+    for (LocalRegion r : regions) {
+      r.close();
+    }
+    SlabBlockCache slab = OffHeapCaches.slabCache(cache);
+    if (slab != null) {
+      List<String> problems = slab.invariantViolations(true);
+      if (!problems.isEmpty()) {
+        throw new IllegalStateException("leaked or broken references: " + problems);
+      }
+    }
+    return slab;
   }
 
   static byte[] row(int i) {

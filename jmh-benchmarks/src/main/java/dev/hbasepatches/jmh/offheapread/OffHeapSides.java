@@ -20,7 +20,6 @@ package dev.hbasepatches.jmh.offheapread;
 import dev.hbasepatches.jmh.series.SideWorkload;
 import dev.hbasepatches.offheap.OffHeapCaches;
 import dev.hbasepatches.offheap.OffHeapMode;
-import dev.hbasepatches.offheap.SlabBlockCache;
 import dev.hbasepatches.testkit.LocalRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -107,16 +106,7 @@ public final class OffHeapSides {
       @Override
       public void close() throws IOException {
         try {
-          for (LocalRegion r : regions) {
-            r.close();
-          }
-          SlabBlockCache slab = OffHeapCaches.slabCache(cache);
-          if (slab != null) {
-            List<String> problems = slab.invariantViolations(true);
-            if (!problems.isEmpty()) {
-              throw new IllegalStateException("leaked or broken references: " + problems);
-            }
-          }
+          OffHeapRegions.closeAndCheck(regions, cache);
         } finally {
           cache.shutdown();
         }

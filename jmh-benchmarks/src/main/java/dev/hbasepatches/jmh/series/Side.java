@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.series;
 
+import dev.hbasepatches.testkit.LocalRegion;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.net.URL;
@@ -24,11 +25,9 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 
 /**
  * One side of a comparison, in a class loader of its own ({@link SideLoader}): UPSTREAM (the
@@ -106,8 +105,8 @@ public final class Side implements AutoCloseable {
       error.addSuppressed(closing);
     } finally {
       try {
-        deleteTree(dir);
-      } catch (IOException deleting) {
+        LocalRegion.deleteTree(dir);
+      } catch (RuntimeException deleting) {
         error.addSuppressed(deleting);
       }
     }
@@ -172,16 +171,7 @@ public final class Side implements AutoCloseable {
       ((AutoCloseable) workload).close();
     } finally {
       me.setContextClassLoader(previous);
-      deleteTree(dir);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      LocalRegion.deleteTree(dir);
     }
   }
 }
