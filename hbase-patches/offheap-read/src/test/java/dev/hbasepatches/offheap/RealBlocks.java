@@ -90,4 +90,15 @@ final class RealBlocks {
   static BlockCacheKey key(int file, long offset) {
     return new BlockCacheKey("file" + file, offset);
   }
+
+  /** A slab cache of {@code capacity} bytes in slabs of {@code slab} bytes, size classes as given. */
+  static SlabBlockCache cache(long capacity, int slab, int... classes) {
+    return new SlabBlockCache(new OffHeapCacheConfig(capacity, slab, classes), false);
+  }
+
+  /** Fails with the cache's invariant violations (reference counts, slots, capacity), if any. */
+  static void assertInvariants(SlabBlockCache c) {
+    java.util.List<String> problems = c.invariantViolations(true);
+    org.junit.Assert.assertTrue(problems.toString(), problems.isEmpty());
+  }
 }

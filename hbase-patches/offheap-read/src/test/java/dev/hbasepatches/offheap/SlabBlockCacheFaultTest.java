@@ -17,13 +17,14 @@
  */
 package dev.hbasepatches.offheap;
 
+import static dev.hbasepatches.offheap.RealBlocks.assertInvariants;
+import static dev.hbasepatches.offheap.RealBlocks.cache;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
-import java.util.List;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
@@ -43,15 +44,6 @@ public class SlabBlockCacheFaultTest {
   public static void writeBlocks() throws Exception {
     small = RealBlocks.write(4096, 3000, 100);
     large = RealBlocks.write(10000, 300, 100);
-  }
-
-  private static SlabBlockCache cache(long capacity, int slab, int... classes) {
-    return new SlabBlockCache(new OffHeapCacheConfig(capacity, slab, classes), false);
-  }
-
-  private static void assertInvariants(SlabBlockCache c) {
-    List<String> problems = c.invariantViolations(true);
-    assertTrue(problems.toString(), problems.isEmpty());
   }
 
   @Test

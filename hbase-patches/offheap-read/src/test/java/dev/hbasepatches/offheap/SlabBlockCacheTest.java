@@ -17,6 +17,8 @@
  */
 package dev.hbasepatches.offheap;
 
+import static dev.hbasepatches.offheap.RealBlocks.assertInvariants;
+import static dev.hbasepatches.offheap.RealBlocks.cache;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -45,15 +47,6 @@ public class SlabBlockCacheTest {
   public static void writeBlocks() throws Exception {
     small = RealBlocks.write(4096, 3000, 100);
     large = RealBlocks.write(10000, 300, 100);
-  }
-
-  private static SlabBlockCache cache(long capacity, int slab, int... classes) {
-    return new SlabBlockCache(new OffHeapCacheConfig(capacity, slab, classes), false);
-  }
-
-  private static void assertInvariants(SlabBlockCache c) {
-    List<String> problems = c.invariantViolations(true);
-    assertTrue(problems.toString(), problems.isEmpty());
   }
 
   @Test
