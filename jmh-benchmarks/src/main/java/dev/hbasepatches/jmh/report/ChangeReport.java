@@ -71,7 +71,7 @@ final class ChangeReport {
     out.append("Generated ").append(DATE.format(generated)).append(" from ")
       .append(Format.code(source)).append(" (").append(results.size()).append(" results, ")
       .append(groups.size()).append(groups.size() == 1 ? " benchmark).\n\n" : " benchmarks).\n\n");
-    Headline.render(out, change, groups, Targets.builtIn());
+    Headline.render(out, groups);
     whatRan(out, results, groups, machine, captured);
     out.append("## Results\n\n");
     out.append("Each cell is JMH's score ").append(Format.PLUS_MINUS.trim())

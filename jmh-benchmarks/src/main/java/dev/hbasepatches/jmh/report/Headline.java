@@ -97,7 +97,7 @@ final class Headline {
 
   static String verdict(ForkStats.Interval r) {
     if (!decidable(r)) {
-      return "too few forks (" + r.n() + " < " + ForkStats.MIN_FORKS + "): not decided";
+      return "first look (" + r.n() + " < " + ForkStats.MIN_FORKS + " forks): no verdict";
     }
     if (r.low() > 1) {
       return "PATCHED better";
@@ -105,26 +105,7 @@ final class Headline {
     return r.high() < 1 ? "PATCHED worse" : "no difference shown";
   }
 
-  /** The verdict against the change's own target for this comparison. */
-  static String verdict(ForkStats.Interval r, Targets.Target target) {
-    String against = "target " + Compare.sig3(target.ratio()) + "x";
-    if (!decidable(r)) {
-      return "inconclusive against " + against + " (" + r.n() + " < " + ForkStats.MIN_FORKS
-        + " forks)";
-    }
-    return r.against(target.ratio()) + " (" + against + ")";
-  }
-
   static void render(StringBuilder out, Map<ChangeReport.GroupKey, List<JmhResult>> groups) {
-    render(out, null, groups, List.of());
-  }
-
-  /**
-   * @param change  the change the report is for (its targets judge its cases), or null
-   * @param targets every change's targets ({@link Targets#builtIn()} in the reports)
-   */
-  static void render(StringBuilder out, String change,
-    Map<ChangeReport.GroupKey, List<JmhResult>> groups, List<Targets.Target> targets) {
     List<Row> rows = rows(groups);
     out.append("## Headline\n\n");
     if (rows.isEmpty()) {
@@ -142,12 +123,12 @@ final class Headline {
       }
     }
     if (undecided > 0) {
-      out.append("> **TOO SHORT TO DECIDE: ").append(undecided).append(" of ").append(total)
+      out.append("> **FIRST LOOK, NO VERDICTS: ").append(undecided).append(" of ").append(total)
         .append(" comparisons rest on fewer than ").append(ForkStats.MIN_FORKS)
         .append(" forks per mode.** The fork is the unit of these measurements, so no interval")
-        .append(" or verdict is given for them, and their ratios below are only a first look.")
-        .append(" For numbers to quote, run five forks or more (`-Djmh.settings=\"-f 5 ...\"`,")
-        .append(" `dev-support/paired-forks.sh`) and read each change's PATCH.md.\n\n");
+        .append(" or verdict is given for them. The verdicts are in each change's")
+        .append(" `results/report.md`, made by `mvn -Pjmh verify` (both modes in every fork,")
+        .append(" five forks per target).\n\n");
     }
     out.append("PATCHED against each other mode, per case; above 1 means PATCHED is better (for")
       .append(" time per operation the ratio is inverted). Ratio of the modes' geometric means")
@@ -172,59 +153,15 @@ final class Headline {
         if (i == null) {
           out.append(" | - | - | not run");
         } else {
-          Targets.Target t = change == null ? null
-            : Targets.find(targets, change, r.benchmark(), r.params(), r.threads(), o);
           out.append(" | ").append(Compare.sig3(i.estimate())).append(" | ")
             .append(decidable(i) ? ForkStatsCli.interval(i) : "-").append(" | ")
-            .append(t == null ? verdict(i) : verdict(i, t));
+            .append(verdict(i));
         }
       }
       out.append(" |\n");
     }
     out.append('\n');
-    if (change != null) {
-      targets(out, change, rows, targets);
-    }
     chart(out, rows, others);
-  }
-
-  /**
-   * The change's targets, each with the cases of this run it judges: met when every one is met,
-   * not met when any is not, inconclusive otherwise, and "not in this run" without a case.
-   */
-  static void targets(StringBuilder out, String change, List<Row> rows,
-    List<Targets.Target> targets) {
-    List<Targets.Target> mine = Targets.ofChange(targets, change);
-    if (mine.isEmpty()) {
-      return;
-    }
-    out.append("### Targets\n\n").append("Each target as the change's issue states it, judged")
-      .append(" on the cases of this run it applies to (met only when every such case's lower")
-      .append(" bound clears it). Committed, quotable results are in the change's PATCH.md.\n\n")
-      .append("| target | cases in this run | verdict |\n|---|---:|---|\n");
-    for (Targets.Target t : mine) {
-      int cases = 0;
-      boolean anyNotMet = false;
-      boolean allMet = true;
-      for (Row r : rows) {
-        ForkStats.Interval i = r.vs().get(t.versus());
-        if (i == null || Targets.find(targets, change, r.benchmark(), r.params(), r.threads(),
-          t.versus()) != t) {
-          continue;
-        }
-        cases++;
-        ForkStats.Verdict v = decidable(i) ? i.against(t.ratio())
-          : ForkStats.Verdict.INCONCLUSIVE;
-        anyNotMet |= v == ForkStats.Verdict.NOT_MET;
-        allMet &= v == ForkStats.Verdict.MET;
-      }
-      String verdict = cases == 0 ? "not in this run"
-        : anyNotMet ? ForkStats.Verdict.NOT_MET.toString()
-        : allMet ? ForkStats.Verdict.MET.toString() : ForkStats.Verdict.INCONCLUSIVE.toString();
-      out.append("| ").append(t.text()).append(" | ").append(cases).append(" | ")
-        .append(verdict).append(" |\n");
-    }
-    out.append('\n');
   }
 
   /** Per compared mode, a Mermaid bar chart of PATCHED against it per case, a line at 1. */

@@ -56,7 +56,7 @@ public class HeadlineTest {
       + entry("PATCHED", "miss", 150, 153, 147, 151, 149) + ","
       + entry("BASELINE", "miss", 50, 51, 49, 50, 50) + "]");
     assertTrue(report, report.indexOf("## Headline") < report.indexOf("## What ran"));
-    assertFalse(report, report.contains("TOO SHORT TO DECIDE"));
+    assertFalse(report, report.contains("FIRST LOOK, NO VERDICTS"));
     assertTrue(report, report.contains("| ScanBenchmark.scan | shape=miss | ops/s | 1.5 | "));
     assertTrue(report, report.contains("| PATCHED better | 3 | "));
     assertTrue(report, report.contains("```mermaid\nxychart-beta\n"));
@@ -69,9 +69,9 @@ public class HeadlineTest {
     String report = render("[" + entry("UPSTREAM", "miss", 100) + ","
       + entry("PATCHED", "miss", 150) + "," + entry("UPSTREAM", "full", 100, 101, 99, 100, 100)
       + "," + entry("PATCHED", "full", 99, 101, 100, 100, 100) + "]");
-    assertTrue(report, report.contains("> **TOO SHORT TO DECIDE: 1 of 2 comparisons rest on fewer"
+    assertTrue(report, report.contains("> **FIRST LOOK, NO VERDICTS: 1 of 2 comparisons rest on fewer"
       + " than 5 forks per mode.**"));
-    assertTrue(report, report.contains("| 1.5 | - | too few forks (1 < 5): not decided |"));
+    assertTrue(report, report.contains("| 1.5 | - | first look (1 < 5 forks): no verdict |"));
     // Only UPSTREAM ran beside PATCHED: no BASELINE column at all.
     assertTrue(report, report.contains("| no difference shown |\n"));
     assertTrue(report, report.contains("| benchmark | case | unit | PATCHED vs UPSTREAM"
