@@ -339,6 +339,7 @@ public final class Evidence {
     int forks = ForkStats.MIN_FORKS;
     boolean reportOnly = false;
     boolean list = false;
+    boolean docs = false;
     Properties versions = new Properties();
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -364,9 +365,10 @@ public final class Evidence {
         }
         case "--report-only" -> reportOnly = true;
         case "--list" -> list = true;
+        case "--docs" -> docs = true;
         default -> throw new BadInputException("unknown option " + a + "; usage: Evidence --jar"
           + " benchmarks.jar [--root DIR] [--changes a,b] [--forks N] [--version NAME=VERSION]"
-          + " [--report-only] [--list]");
+          + " [--report-only] [--list] [--docs]");
       }
     }
     if (forks < ForkStats.MIN_FORKS) {
@@ -396,6 +398,12 @@ public final class Evidence {
       }
       return 0;
     }
+    if (docs) {
+      for (String change : selected) {
+        writeDocs(root, all, change, out);
+      }
+      return 0;
+    }
     if (!reportOnly && (jar == null || !Files.isRegularFile(jar))) {
       throw new BadInputException("--jar " + jar + " is not a file (build jmh-benchmarks first)");
     }
@@ -413,6 +421,9 @@ public final class Evidence {
       } else {
         runChange(root, jar, change, rows, results, forks, versions, out);
       }
+    }
+    for (String change : selected) {
+      writeDocs(root, all, change, out);
     }
     out.printf(Locale.ROOT, "Evidence: %s in %s%n", selected,
       minutes(Duration.between(begin, Instant.now()).getSeconds()));
@@ -459,6 +470,7 @@ public final class Evidence {
     run.setProperty("start.loadavg", RunMachine.loadavg(Path.of("/proc/loadavg")));
     Map<String, Long> seconds = new LinkedHashMap<>();
     Instant begin = Instant.now();
+    storeRun(results, run, change);
     for (Row r : rows) {
       Path json = jmhDir.resolve(r.id() + ".json");
       Path log = jmhDir.resolve(r.id() + ".log");
@@ -490,10 +502,14 @@ public final class Evidence {
     run.setProperty("end.utc", Instant.now().toString());
     run.setProperty("end.loadavg", RunMachine.loadavg(Path.of("/proc/loadavg")));
     run.setProperty("seconds", Long.toString(Duration.between(begin, Instant.now()).getSeconds()));
+    storeRun(results, run, change);
+    writeReport(root, change, rows, results, seconds, out);
+  }
+
+  private static void storeRun(Path results, Properties run, String change) throws IOException {
     try (Writer w = Files.newBufferedWriter(results.resolve(RUN), StandardCharsets.UTF_8)) {
       run.store(w, "the evidence run of " + change + " (dev.hbasepatches.jmh.report.Evidence)");
     }
-    writeReport(root, change, rows, results, seconds, out);
   }
 
   private static void writeSeconds(Path results, Map<String, Long> seconds) throws IOException {
@@ -605,7 +621,7 @@ public final class Evidence {
       String measured = o == null ? "not run" : Compare.sig3(o.interval().estimate()) + " ["
         + Compare.sig3(o.interval().low()) + ", " + Compare.sig3(o.interval().high()) + "]";
       s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
-        r.text(), r.caseText(), r.compared(), o == null ? "-" : Integer.toString(o.forks()),
+        r.text(), shortCase(r), r.compared(), o == null ? "-" : Integer.toString(o.forks()),
         measured, r.targetText(), o == null ? "not run" : "**" + o.verdict() + "**",
         o == null || o.seconds() < 0 ? "-" : minutes(o.seconds())));
     }
@@ -614,6 +630,160 @@ public final class Evidence {
 
   static String minutes(long seconds) {
     return String.format(Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // the README's and PATCH.md's numbers, generated from the reports
+
+  static final String BEGIN = "<!-- evidence:begin -->";
+  static final String END = "<!-- evidence:end -->";
+
+  /** A change's report as the documents see it: its outcomes and whether it is current. */
+  record Current(String change, List<Row> rows, List<Outcome> outcomes, Properties run,
+    boolean stale) {
+  }
+
+  static Current current(Path root, List<Row> all, String change)
+    throws IOException, BadInputException {
+    List<Row> rows = new ArrayList<>();
+    for (Row r : all) {
+      if (r.change().equals(change)) {
+        rows.add(r);
+      }
+    }
+    Path results = moduleDir(root, change).resolve("results");
+    Properties run = new Properties();
+    Path runFile = results.resolve(RUN);
+    if (Files.isRegularFile(runFile)) {
+      try (Reader r = Files.newBufferedReader(runFile, StandardCharsets.UTF_8)) {
+        run.load(r);
+      }
+    }
+    List<Outcome> outcomes = outcomes(rows, results, readSeconds(results));
+    String recorded = run.getProperty("module.src.sha");
+    boolean stale = recorded == null
+      || !recorded.equals(treeSha(moduleDir(root, change).resolve("src/main")));
+    return new Current(change, rows, outcomes, run, stale);
+  }
+
+  /** The lines the README shows between its evidence markers: one row per change. */
+  static String readmeBlock(Path root, List<Row> all) throws IOException, BadInputException {
+    StringBuilder s = new StringBuilder();
+    s.append("| change | targets decided by `mvn -Pjmh verify` | against the release"
+      + " (UPSTREAM) | against before the change (BASELINE) | report |\n");
+    s.append("|---|---|---|---|---|\n");
+    for (String change : changes(all)) {
+      Current c = current(root, all, change);
+      String link = root.relativize(moduleDir(root, change).resolve("results").resolve(REPORT))
+        .toString().replace('\\', '/');
+      if (c.outcomes().isEmpty()) {
+        s.append("| ").append(change).append(" | not measured yet | - | - | - |\n");
+        continue;
+      }
+      Map<String, Integer> counts = new LinkedHashMap<>();
+      for (Outcome o : c.outcomes()) {
+        if (o.row().kind() != Kind.MEASURE) {
+          counts.merge(o.verdict(), 1, Integer::sum);
+        }
+      }
+      StringBuilder decided = new StringBuilder();
+      for (Map.Entry<String, Integer> e : counts.entrySet()) {
+        decided.append(decided.length() == 0 ? "" : ", ").append(e.getValue()).append(' ')
+          .append(e.getKey());
+      }
+      int notRun = 0;
+      for (Row r : c.rows()) {
+        if (r.kind() != Kind.MEASURE && c.outcomes().stream().noneMatch(o -> o.row() == r)) {
+          notRun++;
+        }
+      }
+      if (notRun > 0) {
+        decided.append(", ").append(notRun).append(" not run");
+      }
+      s.append("| ").append(change).append(" | ").append(decided)
+        .append(c.stale() ? " (**stale**: the module's code changed since)" : "").append(" | ")
+        .append(headline(c, "UPSTREAM")).append(" | ").append(headline(c, "BASELINE"))
+        .append(" | [report](").append(link).append(") |\n");
+    }
+    return s.toString();
+  }
+
+  /** The first decided target against {@code mode}: "1.09x [1.02, 1.16] no worse (case)". */
+  private static String headline(Current c, String mode) {
+    for (Outcome o : c.outcomes()) {
+      if (o.row().kind() != Kind.MEASURE && o.row().compared().endsWith("/ " + mode)) {
+        ForkStats.Interval i = o.interval();
+        return Compare.sig3(i.estimate()) + "x [" + Compare.sig3(i.low()) + ", "
+          + Compare.sig3(i.high()) + "] " + o.verdict() + " (" + shortCase(o.row()) + ")";
+      }
+    }
+    return "-";
+  }
+
+  private static String shortCase(Row r) {
+    String t = r.params().get("target");
+    if (t != null) {
+      return t.substring(t.indexOf(':') + 1);
+    }
+    return r.caseText();
+  }
+
+  /** The lines a change's PATCH.md shows between its evidence markers. */
+  static String patchBlock(Path root, List<Row> all, String change)
+    throws IOException, BadInputException {
+    Current c = current(root, all, change);
+    StringBuilder s = new StringBuilder();
+    if (c.outcomes().isEmpty()) {
+      return "Not measured yet: `mvn -Pjmh verify -Djmh.changes=" + change + "`.\n";
+    }
+    s.append(table(c.outcomes(), c.rows()));
+    s.append("\nFrom [results/report.md](results/report.md) (`")
+      .append(c.run().getProperty("command", "mvn -Pjmh verify -Djmh.changes=" + change))
+      .append("`): commit ").append(c.run().getProperty("commit", "unknown")).append(", HBase ")
+      .append(c.run().getProperty("hbase", "unknown"));
+    if (change.equals("local-index-pruning")) {
+      s.append(", Phoenix ").append(c.run().getProperty("phoenix", "unknown"));
+    }
+    s.append(", ").append(c.run().getProperty("forks", "?")).append(" forks per target, ")
+      .append(c.run().getProperty("machine", "unknown machine")).append(". Above 1: B better.");
+    if (c.stale()) {
+      s.append(" **Stale**: the module's code changed after this run.");
+    }
+    s.append('\n');
+    return s.toString();
+  }
+
+  /** Rewrites the evidence blocks of the README and of the change's PATCH.md, where present. */
+  static void writeDocs(Path root, List<Row> all, String change, PrintStream out)
+    throws IOException, BadInputException {
+    replaceBlock(root.resolve("README.md"), readmeBlock(root, all), out);
+    replaceBlock(moduleDir(root, change).resolve("PATCH.md"), patchBlock(root, all, change), out);
+  }
+
+  static void replaceBlock(Path file, String block, PrintStream out) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      return;
+    }
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    int b = text.indexOf(BEGIN);
+    int e = text.indexOf(END);
+    if (b < 0 || e < b) {
+      out.println("Evidence: " + file + " has no " + BEGIN + " ... " + END + " block; left as is");
+      return;
+    }
+    String updated = text.substring(0, b + BEGIN.length()) + "\n" + block
+      + text.substring(e);
+    if (!updated.equals(text)) {
+      Files.writeString(file, updated, StandardCharsets.UTF_8);
+      out.println("Evidence: updated " + file);
+    }
+  }
+
+  /** The block between the markers in {@code text}, or null. */
+  static String block(String text) {
+    int b = text.indexOf(BEGIN);
+    int e = text.indexOf(END);
+    return b < 0 || e < b ? null : text.substring(b + BEGIN.length() + 1, e);
   }
 
   // ---------------------------------------------------------------------------------------------
