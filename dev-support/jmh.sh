@@ -17,7 +17,8 @@
 # limitations under the License.
 #
 # Runs the JMH benchmarks with full settings and renders one Markdown report per change.
-# `mvn -Pjmh verify` uses short settings for a quick look; this is the run to quote numbers from.
+# One mode per fork: a look at any benchmark and grid. The numbers to quote, with verdicts, come
+# from `mvn -Pjmh verify` (both modes in every fork, five forks per target).
 
 set -euo pipefail
 
