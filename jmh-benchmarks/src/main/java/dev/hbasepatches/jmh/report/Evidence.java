@@ -610,7 +610,8 @@ public final class Evidence {
   /** The report's main table: one line per target, measured or not. */
   static String table(List<Outcome> outcomes, List<Row> rows) {
     StringBuilder s = new StringBuilder();
-    s.append("| target | case | B / A | forks | B / A, 95% interval | needs | verdict | run |\n");
+    s.append("| target | case | measured (B / A: above 1, B better) | forks | estimate [95%"
+      + " interval] | needs | verdict | run |\n");
     s.append("|---|---|---|---:|---|---|---|---:|\n");
     Map<String, Outcome> byId = new LinkedHashMap<>();
     for (Outcome o : outcomes) {
