@@ -65,6 +65,22 @@ public abstract class HBaseBenchmark {
     /** This project's implementation. */
     PATCHED,
     /** What HBase 2.6 / Phoenix 5.2 ship for the same idea. */
-    UPSTREAM
+    UPSTREAM;
+
+    /**
+     * The mode a string parameter names (the toggle benchmarks take their slots' modes as
+     * strings, so a wrong name is refused here with the parameter's name rather than by JMH).
+     *
+     * @throws IllegalArgumentException naming {@code key}, the value and the modes there are
+     */
+    public static Mode parse(String key, String value) {
+      for (Mode m : values()) {
+        if (m.name().equals(value)) {
+          return m;
+        }
+      }
+      throw new IllegalArgumentException(key + "=" + value + " is not a mode; use one of "
+        + java.util.Arrays.toString(values()));
+    }
   }
 }

@@ -107,6 +107,30 @@ final class ChecksumBlockFixture {
     return dataSize;
   }
 
+  /** The whole block (header, data and checksums) copied out, to compare two modes' work. */
+  byte[] contents() {
+    byte[] out = new byte[block.limit()];
+    block.get(0, out, 0, out.length);
+    return out;
+  }
+
+  /**
+   * This mode's verdict on the block with the data byte at {@code offset} changed; the byte is
+   * put back before returning. A mode that really checksums the block says false.
+   */
+  boolean verifyWithByteChanged(int offset) throws MalformedBlockException {
+    if (offset < BlockLayout.HEADER_SIZE || offset >= dataSize) {
+      throw new IllegalArgumentException("offset " + offset + " is not a data byte of " + this);
+    }
+    byte original = block.get(offset);
+    block.put(offset, (byte) (original ^ 0x5a));
+    try {
+      return verify();
+    } finally {
+      block.put(offset, original);
+    }
+  }
+
   boolean verify() throws MalformedBlockException {
     switch (mode) {
       case BASELINE:

@@ -19,18 +19,9 @@ package dev.hbasepatches.jmh.localindexpruning;
 
 import dev.hbasepatches.jmh.IterationCpu;
 import dev.hbasepatches.jmh.HBaseBenchmark;
-import dev.hbasepatches.localindex.LocalIndexMode;
 import dev.hbasepatches.localindex.LocalIndexQueryExecutor;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.List;
-import java.util.Locale;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.client.Scan;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -89,98 +80,39 @@ public class LocalIndexPlanBenchmark extends HBaseBenchmark {
   @Param({ "point", "inList" })
   public String shape;
 
-  private Connection conn;
-  private PreparedStatement statement;
+  private LocalIndexQuery query;
   private LocalIndexQueryExecutor executor;
   private LocalIndexQueryExecutor.Planned compiled;
 
-  static String key(int region) {
-    return String.format(Locale.ROOT, "%08d", region);
-  }
-
   @Setup(Level.Trial)
   public void setUp() throws SQLException {
-    Properties props = new Properties();
-    props.setProperty("phoenix.index.population.wait.time", "0");
-    conn = DriverManager.getConnection("jdbc:phoenix:none", props);
-    String table = "LIP_" + regions + "_" + System.nanoTime();
-    StringBuilder splits = new StringBuilder(regions * 12);
-    for (int r = 1; r < regions; r++) {
-      splits.append(r == 1 ? "'" : ", '").append(key(r)).append('\'');
-    }
-    try (Statement st = conn.createStatement()) {
-      st.execute("CREATE TABLE " + table + " (K CHAR(8) NOT NULL, ID INTEGER NOT NULL,"
-        + " V1 VARCHAR, V2 VARCHAR CONSTRAINT PK PRIMARY KEY (K, ID))"
-        + " USE_STATS_FOR_PARALLELIZATION=false SPLIT ON (" + splits + ")");
-      st.execute("CREATE LOCAL INDEX " + table + "_I ON " + table + " (V1)");
-    }
-    String hint = "/*+ INDEX(" + table + " " + table + "_I) */";
-    String select = "SELECT " + hint + " V1, K, ID FROM " + table + " WHERE V1 = 'v' ";
-    switch (shape) {
-      case "point":
-        statement = conn.prepareStatement(select + "AND K = ?");
-        statement.setString(1, key(regions / 2));
-        break;
-      case "inList": {
-        StringBuilder in = new StringBuilder();
-        for (int i = 0; i < 10; i++) {
-          in.append(i == 0 ? "'" : ", '").append(key(regions / 10 * i + regions / 20))
-            .append('\'');
-        }
-        statement = conn.prepareStatement(select + "AND K IN (" + in + ")");
-        break;
-      }
-      case "noPrefix":
-        statement = conn.prepareStatement(select);
-        break;
-      default:
-        throw new IllegalArgumentException("unknown shape " + shape);
-    }
-    executor = new LocalIndexQueryExecutor(LocalIndexMode.valueOf(mode.name()));
+    query = LocalIndexQuery.open(regions, shape);
+    executor = LocalIndexQuery.executor(mode);
     int asked = plan(null);
-    compiled = executor.planScans(statement);
+    compiled = executor.planScans(query.statement);
     if (select(null) != asked) {
       throw new IllegalStateException(mode + " " + shape + ": planning the compiled plan again "
         + "asked " + select(null) + " regions, a fresh plan " + asked);
     }
-    int expected = "point".equals(shape) ? 1 : "inList".equals(shape) ? 10 : regions;
-    if (mode == Mode.BASELINE) {
-      expected = regions;
-    }
-    // Phoenix keeps the region before a CHAR key's first region too when the key equals a split
-    // point's padding; allow one more region per key, never fewer.
-    if (asked < expected || asked > 2 * expected) {
-      throw new IllegalStateException(mode + " " + shape + " asked " + asked + " regions of "
-        + regions + ", expected about " + expected);
-    }
+    query.checkAsked(mode, asked);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws SQLException {
-    if (conn != null) {
-      conn.close();
+    if (query != null) {
+      query.close();
     }
   }
 
   /** Plans the query; returns how many scans it plans, so nothing is optimized away. */
   @Benchmark
   public int plan(IterationCpu cpu) throws SQLException {
-    LocalIndexQueryExecutor.Planned planned = executor.planScans(statement);
-    int scans = 0;
-    for (List<Scan> group : planned.plan.getScans()) {
-      scans += group.size();
-    }
-    return scans;
+    return LocalIndexQuery.scans(executor.planScans(query.statement));
   }
 
   /** Plans the scans of the plan compiled in set-up again: the region selection step alone. */
   @Benchmark
   public int select(IterationCpu cpu) throws SQLException {
-    LocalIndexQueryExecutor.Planned planned = compiled.replanScans();
-    int scans = 0;
-    for (List<Scan> group : planned.plan.getScans()) {
-      scans += group.size();
-    }
-    return scans;
+    return LocalIndexQuery.scans(compiled.replanScans());
   }
 }
