@@ -540,7 +540,8 @@ public final class Evidence {
     List<Outcome> out = new ArrayList<>();
     for (Row r : rows) {
       Path json = results.resolve("jmh").resolve(r.id() + ".json");
-      if (!Files.isRegularFile(json)) {
+      // A run in progress: JMH creates its result file at the start and fills it at the end.
+      if (!Files.isRegularFile(json) || Files.size(json) == 0) {
         continue;
       }
       ForkStats.Interval i = analyse(r, json);
