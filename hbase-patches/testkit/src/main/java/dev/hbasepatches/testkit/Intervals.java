@@ -36,6 +36,8 @@ import org.apache.commons.math3.random.Well19937c;
  * from per-unit counts with half a count added to each side ({@link #share(long[], long[])}) or
  * from per-unit fractions ({@link #share(double[])}); one pooled binomial count: Wilson's
  * interval ({@link #wilson});</li>
+ * <li>rates from counts that can exceed 1 (extra RPCs per read): Student t interval on the log
+ * scale over units, half an event added to each ({@link #rate});</li>
  * <li>percentiles measured once per round (p50, p99, a round's slowest read): the median over
  * rounds with a percentile bootstrap interval ({@link #percentileOverRounds});</li>
  * <li>differences, which can be negative: arithmetic mean or Welch's difference of means on the
@@ -135,19 +137,17 @@ public final class Intervals {
    * samples in checksum code of all samples of one JVM, reads within 50 ms of one round's reads):
    * each unit's empirical logit {@code log((hits + 0.5) / (totals - hits + 0.5))}, their mean with
    * a Student t interval over units, transformed back. Zero hits in a unit are allowed, and the
-   * bounds stay inside (0, 1).
+   * bounds stay inside [0, 1]; when no unit had a hit (or every unit only hits) there is no spread
+   * between units to go on, and the pooled count's Wilson interval is given instead.
    */
   public static Estimate share(long[] hits, long[] totals) {
-    if (hits.length != totals.length) {
-      throw new IllegalArgumentException(hits.length + " hit counts for " + totals.length
-        + " totals");
-    }
+    checkCounts(hits, totals);
     int n = hits.length;
     double[] logits = new double[n];
     long allHits = 0;
     long all = 0;
     for (int i = 0; i < n; i++) {
-      if (totals[i] <= 0 || hits[i] < 0 || hits[i] > totals[i]) {
+      if (hits[i] > totals[i]) {
         throw new IllegalArgumentException("unit " + (i + 1) + ": " + hits[i] + " of "
           + totals[i] + " is not a share");
       }
@@ -158,7 +158,53 @@ public final class Intervals {
     if (n < 2) {
       return Estimate.none(n, n == 0 ? Double.NaN : (double) allHits / all);
     }
+    if (allHits == 0 || allHits == all) {
+      // No unit differs from another: no spread to estimate, so the pooled count decides
+      // (Wilson), and the estimate is what was seen (0 or 1), not the half count added above.
+      Estimate w = wilson(allHits, all);
+      return new Estimate(n, w.estimate(), w.low(), w.high());
+    }
     return logistic(mean(logits));
+  }
+
+  /**
+   * A rate from per-unit counts ({@code events[i]} in {@code exposures[i]}, e.g. extra RPCs in
+   * one round's reads), for a rate that can exceed 1: each unit's {@code log((events + 0.5) /
+   * exposure)}, their mean with a Student t interval over units, transformed back; both bounds are
+   * positive. When no unit saw an event the estimate is 0 and the interval is Poisson's exact one
+   * for the pooled exposure, [0, -ln(0.025) / exposure].
+   */
+  public static Estimate rate(long[] events, long[] exposures) {
+    checkCounts(events, exposures);
+    int n = events.length;
+    double[] logs = new double[n];
+    long allEvents = 0;
+    long all = 0;
+    for (int i = 0; i < n; i++) {
+      logs[i] = Math.log((events[i] + 0.5) / exposures[i]);
+      allEvents += events[i];
+      all += exposures[i];
+    }
+    if (n < 2) {
+      return Estimate.none(n, n == 0 ? Double.NaN : (double) allEvents / all);
+    }
+    if (allEvents == 0) {
+      return new Estimate(n, 0, 0, -Math.log((1 - CONFIDENCE) / 2) / all);
+    }
+    return exp(mean(logs));
+  }
+
+  private static void checkCounts(long[] counts, long[] totals) {
+    if (counts.length != totals.length) {
+      throw new IllegalArgumentException(counts.length + " counts for " + totals.length
+        + " totals");
+    }
+    for (int i = 0; i < counts.length; i++) {
+      if (totals[i] <= 0 || counts[i] < 0) {
+        throw new IllegalArgumentException("unit " + (i + 1) + ": " + counts[i] + " in "
+          + totals[i] + " is not a count in a positive total");
+      }
+    }
   }
 
   /**
@@ -196,7 +242,9 @@ public final class Intervals {
     double denom = 1 + z * z / n;
     double centre = (p + z * z / (2.0 * n)) / denom;
     double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / denom;
-    return new Estimate(1, p, Math.max(0, centre - half), Math.min(1, centre + half));
+    // With no hit (or only hits) the bound is exactly 0 (or 1); the formula leaves rounding dust.
+    return new Estimate(1, p, hits == 0 ? 0 : Math.max(0, centre - half),
+      hits == n ? 1 : Math.min(1, centre + half));
   }
 
   /**

@@ -121,6 +121,42 @@ public class IntervalsTest {
   }
 
   @Test
+  public void sharesWithNoHitAnywhereFallBackToThePooledCount() {
+    Intervals.Estimate s = Intervals.share(new long[] { 0, 0, 0, 0, 0 },
+      new long[] { 20, 20, 20, 20, 20 });
+    Intervals.Estimate w = Intervals.wilson(0, 100);
+    assertEquals(5, s.n());
+    assertEquals(0, s.estimate(), 0);
+    assertEquals(w.low(), s.low(), 0);
+    assertEquals(0.03699349820698568, s.high(), 1e-9);
+  }
+
+  @Test
+  public void ratesFromCountsOnTheLogScale() {
+    // Extra RPCs in five rounds of 1,000 reads, one round with none.
+    long[] extra = { 16, 0, 25, 9, 31 };
+    long[] reads = { 1000, 1000, 1000, 1000, 1000 };
+    double[] logs = new double[5];
+    double[] perRead = new double[5];
+    for (int i = 0; i < 5; i++) {
+      logs[i] = Math.log((extra[i] + 0.5) / reads[i]);
+      perRead[i] = extra[i] / 1000.0;
+    }
+    assertTrue(Intervals.mean(perRead).low() < 0.01);
+    Intervals.Estimate r = Intervals.rate(extra, reads);
+    Intervals.Estimate l = Intervals.mean(logs);
+    assertEquals(Math.exp(l.estimate()), r.estimate(), 1e-12);
+    assertEquals(Math.exp(l.low()), r.low(), 1e-12);
+    assertEquals(Math.exp(l.high()), r.high(), 1e-12);
+    assertTrue(r.low() > 0);
+    // No event anywhere: 0, and Poisson's exact upper bound -ln(0.025) / 5,000 reads.
+    Intervals.Estimate none = Intervals.rate(new long[] { 0, 0, 0, 0, 0 }, reads);
+    assertEquals(0, none.estimate(), 0);
+    assertEquals(0, none.low(), 0);
+    assertEquals(3.6888794541139363 / 5000, none.high(), 1e-12);
+  }
+
+  @Test
   public void sharesFromFractions() {
     double[] f = { 0.01, 0.02, 0.04 };
     Intervals.Estimate s = Intervals.share(f);
@@ -142,7 +178,7 @@ public class IntervalsTest {
     assertEquals(0.02154367915436796, w.low(), 1e-9);
     assertEquals(0.11175046923191913, w.high(), 1e-9);
     Intervals.Estimate none = Intervals.wilson(0, 100);
-    assertEquals(0, none.low(), 1e-12);
+    assertEquals(0, none.low(), 0);
     // z^2 / (n + z^2) with z = 1.95996
     assertEquals(0.03699349820698568, none.high(), 1e-9);
   }

@@ -122,6 +122,15 @@ public final class ForkStats {
   }
 
   /**
+   * A rate from per-unit counts that can exceed 1 ({@code events[i]} in {@code exposures[i]},
+   * e.g. extra RPCs in a round's reads): log scale with half an event added per unit, Student t
+   * over units; 0 with Poisson's exact upper bound when no unit saw an event.
+   */
+  public static Interval rate(long[] events, long[] exposures) {
+    return Interval.of(Intervals.rate(events, exposures));
+  }
+
+  /**
    * A share given as one fraction per unit, strictly between 0 and 1: mean logit with a Student t
    * interval, transformed back; no bounds when a unit is at exactly 0 or 1.
    */

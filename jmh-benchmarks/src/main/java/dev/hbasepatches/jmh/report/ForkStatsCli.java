@@ -47,8 +47,10 @@ import java.util.Map;
  * <li>(default) paired ratios: {@link ForkStats#pairedRatio} (geometric mean, 95% Student t
  * interval on the log scale), verdict against {@code --target} (met / not met / inconclusive),
  * else where the interval lies against 1.0;</li>
- * <li>{@code --mean}: a positive quantity per unit (a time, a latency, RPCs per read):
- * {@link ForkStats#positiveMean}, geometric mean and log-scale interval;</li>
+ * <li>{@code --mean}: a positive quantity per unit (a time, a latency):
+ * {@link ForkStats#positiveMean}, geometric mean and log-scale interval; or a rate per unit as
+ * counts {@code EVENTS/EXPOSURE} (extra RPCs in a round's reads, zero allowed):
+ * {@link ForkStats#rate}, log scale;</li>
  * <li>{@code --share}: a share per unit, as counts {@code HITS/TOTAL} (zero hits allowed) or as a
  * fraction strictly between 0 and 1: {@link ForkStats#share}, logit scale;</li>
  * <li>{@code --percentile}: a percentile measured once per round (p50, p99, the slowest read):
@@ -190,7 +192,8 @@ public final class ForkStatsCli {
       + " [--target RATIO | (--mean | --share | --percentile | --signed) [--at-most LIMIT]]"
       + " [--no-header]");
     to.println("stdin: one LABEL<TAB>RATIO line per pair of forks (or per toggle fork); with"
-      + " --mean a positive value per unit, --share HITS/TOTAL or a fraction per unit,"
+      + " --mean a positive value or EVENTS/EXPOSURE counts per unit, --share HITS/TOTAL or a"
+      + " fraction per unit,"
       + " --percentile one percentile per round, --signed any number per unit");
     return problem == null ? 0 : 2;
   }
@@ -271,7 +274,7 @@ public final class ForkStatsCli {
     throws BadInputException {
     switch (kind) {
       case MEAN:
-        return ForkStats.positiveMean(parse(sample, kind));
+        return counted(sample) ? rate(sample) : ForkStats.positiveMean(parse(sample, kind));
       case PERCENTILE:
         return ForkStats.percentile(parse(sample, kind));
       case SIGNED:
@@ -283,51 +286,82 @@ public final class ForkStatsCli {
     }
   }
 
-  /** Shares as {@code HITS/TOTAL} counts, or as fractions strictly between 0 and 1; not mixed. */
-  private static ForkStats.Interval share(Map.Entry<String, List<String>> sample)
+  /** Whether a label's values are counts ({@code K/N}); a mix of counts and numbers is refused. */
+  private static boolean counted(Map.Entry<String, List<String>> sample)
+    throws BadInputException {
+    int counted = 0;
+    for (String v : sample.getValue()) {
+      counted += v.contains("/") ? 1 : 0;
+    }
+    if (counted != 0 && counted != sample.getValue().size()) {
+      throw new BadInputException(sample.getKey() + ": values given both as counts and as"
+        + " numbers; use one form per label");
+    }
+    return counted > 0;
+  }
+
+  /** {@code K/N} counts: {@code [0]} the K, {@code [1]} the N, each checked. */
+  private static long[][] counts(Map.Entry<String, List<String>> sample, boolean share)
     throws BadInputException {
     List<String> values = sample.getValue();
-    long[] hits = new long[values.size()];
-    long[] totals = new long[values.size()];
-    double[] fractions = new double[values.size()];
-    int counted = 0;
+    long[][] out = new long[2][values.size()];
     for (int i = 0; i < values.size(); i++) {
       String[] lineAndValue = values.get(i).split("\t", 2);
       String value = lineAndValue[1];
-      String where = "line " + lineAndValue[0] + ": ";
       int slash = value.indexOf('/');
-      if (slash >= 0) {
-        try {
-          hits[i] = Long.parseLong(value.substring(0, slash).trim());
-          totals[i] = Long.parseLong(value.substring(slash + 1).trim());
-        } catch (NumberFormatException e) {
-          totals[i] = -1;
-        }
-        if (totals[i] <= 0 || hits[i] < 0 || hits[i] > totals[i]) {
-          throw new BadInputException(where + "a share as counts is HITS/TOTAL with 0 <= HITS <="
-            + " TOTAL and TOTAL > 0, got '" + value + "' for " + sample.getKey());
-        }
-        counted++;
-      } else {
-        double f;
-        try {
-          f = Double.parseDouble(value);
-        } catch (NumberFormatException e) {
-          f = Double.NaN;
-        }
-        if (!(f > 0 && f < 1)) {
-          throw new BadInputException(where + "a share as a fraction must lie strictly between 0"
-            + " and 1 (give HITS/TOTAL counts when a unit can have none), got '" + value
-            + "' for " + sample.getKey());
-        }
-        fractions[i] = f;
+      long k;
+      long n;
+      try {
+        k = Long.parseLong(value.substring(0, slash).trim());
+        n = Long.parseLong(value.substring(slash + 1).trim());
+      } catch (NumberFormatException e) {
+        k = -1;
+        n = -1;
       }
+      if (n <= 0 || k < 0 || share && k > n) {
+        throw new BadInputException("line " + lineAndValue[0] + ": " + (share
+          ? "a share as counts is HITS/TOTAL with 0 <= HITS <= TOTAL and TOTAL > 0"
+          : "a rate as counts is EVENTS/EXPOSURE with EVENTS >= 0 and EXPOSURE > 0")
+          + ", got '" + value + "' for " + sample.getKey());
+      }
+      out[0][i] = k;
+      out[1][i] = n;
     }
-    if (counted != 0 && counted != values.size()) {
-      throw new BadInputException(sample.getKey() + ": shares given both as counts and as"
-        + " fractions; use one form per label");
+    return out;
+  }
+
+  private static ForkStats.Interval rate(Map.Entry<String, List<String>> sample)
+    throws BadInputException {
+    long[][] c = counts(sample, false);
+    return ForkStats.rate(c[0], c[1]);
+  }
+
+  /** Shares as {@code HITS/TOTAL} counts, or as fractions strictly between 0 and 1; not mixed. */
+  private static ForkStats.Interval share(Map.Entry<String, List<String>> sample)
+    throws BadInputException {
+    if (counted(sample)) {
+      long[][] c = counts(sample, true);
+      return ForkStats.share(c[0], c[1]);
     }
-    return counted > 0 ? ForkStats.share(hits, totals) : ForkStats.share(fractions);
+    List<String> values = sample.getValue();
+    double[] fractions = new double[values.size()];
+    for (int i = 0; i < values.size(); i++) {
+      String[] lineAndValue = values.get(i).split("\t", 2);
+      String value = lineAndValue[1];
+      double f;
+      try {
+        f = Double.parseDouble(value);
+      } catch (NumberFormatException e) {
+        f = Double.NaN;
+      }
+      if (!(f > 0 && f < 1)) {
+        throw new BadInputException("line " + lineAndValue[0] + ": a share as a fraction must lie"
+          + " strictly between 0 and 1 (give HITS/TOTAL counts when a unit can have none), got '"
+          + value + "' for " + sample.getKey());
+      }
+      fractions[i] = f;
+    }
+    return ForkStats.share(fractions);
   }
 
   /** One Markdown row: label, pairs, geometric mean, 95% interval, verdict. */

@@ -114,6 +114,15 @@ public class ForkStatsCliTest {
     assertEquals("| p99 ms | 5 | " + Compare.sig3(g.estimate()) + " | " + Compare.sig3(g.low())
       + " to " + Compare.sig3(g.high()) + " | met (at most 1000) |", lines[2]);
     assertTrue(g.low() > 0);
+    // A rate as counts (extra RPCs in a round's reads), zero allowed: log scale.
+    String rates = "extra\t16/1000\nextra\t0/1000\nextra\t25/1000\nextra\t9/1000\n"
+      + "extra\t31/1000\n";
+    ForkStats.Interval rate = ForkStats.rate(new long[] { 16, 0, 25, 9, 31 },
+      new long[] { 1000, 1000, 1000, 1000, 1000 });
+    assertTrue(run(rates, "--mean")[1].contains("| extra | 5 | " + Compare.sig3(rate.estimate())
+      + " | " + Compare.sig3(rate.low()) + " to " + Compare.sig3(rate.high()) + " | - |"));
+    assertTrue(rate.low() > 0);
+    assertEquals("1", run("x\t1/10\nx\t0.2\n", "--mean")[0]);
     String[] zero = run("x\t0\nx\t1\n", "--mean");
     assertEquals("1", zero[0]);
     assertTrue(zero[2], zero[2].contains("line 1: --mean takes positive values"));
@@ -136,6 +145,8 @@ public class ForkStatsCliTest {
     String[] mixed = run("f\t1/10\nf\t0.02\n", "--share");
     assertEquals("1", mixed[0]);
     assertTrue(mixed[2], mixed[2].contains("one form per label"));
+    // No hit in any unit: the estimate is 0, Wilson's interval of the pooled count.
+    assertTrue(run("z\t0/100\nz\t0/100\n", "--share")[1].contains("| z | 2 | 0 | 0 to 0.0188 |"));
     assertEquals("1", run("f\t11/10\n", "--share")[0]);
   }
 
