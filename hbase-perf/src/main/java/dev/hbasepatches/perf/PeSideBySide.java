@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.perf;
 
+import dev.hbasepatches.testkit.Intervals;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +30,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
@@ -38,8 +38,9 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * Summarises dev-support/pe-side-by-side.sh's runs: for each command and client count, the
  * throughput of this tool over upstream PerformanceEvaluation's in each alternating pair of runs,
  * summarised as the project's ForkStats does for paired forks (geometric mean of the pair ratios,
- * 95% Student-t interval on the log scale), with a verdict against the ±10% target; the same for
- * mean, median and 99th-percentile latency, where both tools report them (PE reports each
+ * 95% Student-t interval on the log scale, testkit's {@link Intervals}), with a verdict against
+ * the ±10% target; the same for mean, median and 99th-percentile latency (each a ratio of the two
+ * tools' figures per pair, so on the log scale too), where both tools report them (PE reports each
  * client's percentiles, from its metrics histogram's sample; with more than one client the mean of
  * the clients' figures stands for the run's, and a pair whose PE figure is 0 gives no ratio);
  * and, where the script timed each run's JVM ({@code .time} beside its output), the client JVM's
@@ -116,29 +117,14 @@ public final class PeSideBySide {
   private PeSideBySide() {
   }
 
+  /**
+   * Pair ratios on the log scale: geometric mean, Student t interval of the logarithms (testkit's
+   * {@link Intervals#geometricMean}, the same arithmetic as jmh-benchmarks' ForkStats); NaN when a
+   * ratio is not positive.
+   */
   static Interval pairedRatio(double[] ratios) {
-    int n = ratios.length;
-    double[] logs = new double[n];
-    for (int i = 0; i < n; i++) {
-      if (!(ratios[i] > 0)) {
-        return new Interval(n, Double.NaN, Double.NaN, Double.NaN);
-      }
-      logs[i] = Math.log(ratios[i]);
-    }
-    double mean = 0;
-    for (double l : logs) {
-      mean += l / n;
-    }
-    if (n < 2) {
-      return new Interval(n, Math.exp(mean), Double.NaN, Double.NaN);
-    }
-    double var = 0;
-    for (double l : logs) {
-      var += (l - mean) * (l - mean) / (n - 1);
-    }
-    double half = new TDistribution(n - 1).inverseCumulativeProbability(0.975)
-      * Math.sqrt(var / n);
-    return new Interval(n, Math.exp(mean), Math.exp(mean - half), Math.exp(mean + half));
+    Intervals.Estimate e = Intervals.geometricMean(ratios);
+    return new Interval(e.n(), e.estimate(), e.low(), e.high());
   }
 
   private static final Pattern TIMINGS =

@@ -314,20 +314,4 @@ public class RowIndexHFileInteropTest {
       }
     }
   }
-
-  @Test
-  public void seedTableSizesMatchUpstreamByteForByte() throws IOException {
-    Path work = Files.createTempDirectory(dir, "sizes-");
-    SeedTableSizes.Table t = SeedTableSizes.measure(CONF, work, 5000,
-      Compression.Algorithm.NONE, Compression.Algorithm.GZ);
-    System.out.println(t.markdown());
-    for (Compression.Algorithm c : t.compressions()) {
-      assertEquals(c + " sizes", t.bytes(SeedTableSizes.Encoding.UPSTREAM_ROW_INDEX_V1, c),
-        t.bytes(SeedTableSizes.Encoding.PATCHED_ROW_INDEX_V1, c));
-      assertTrue(c + " identical files", t.identical(c));
-    }
-    assertEquals(List.of(Compression.Algorithm.NONE, Compression.Algorithm.GZ), t.compressions());
-    // The installation is left as found (not installed here).
-    assertTrue(!RowIndexInstaller.isInstalled());
-  }
 }

@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.timeline;
 
+import dev.hbasepatches.testkit.Intervals;
 import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -38,7 +39,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
-import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
@@ -501,23 +501,29 @@ public class TimelineLatencyScenario {
     }
   }
 
-  /** Mean and 95% t-interval half-width of per-round values. */
-  static double[] interval(double[] xs) {
-    double mean = 0;
-    for (double x : xs) {
-      mean += x;
+  /**
+   * A percentile measured once per round (a round's p99, its slowest read): the median over the
+   * rounds [95% percentile bootstrap interval, {@link Intervals#BOOTSTRAP_RESAMPLES} resamples
+   * from a fixed start], never outside what the rounds measured.
+   */
+  static String overRounds(double[] perRound, String format) {
+    Intervals.Estimate e = Intervals.percentileOverRounds(perRound);
+    String est = String.format(Locale.ROOT, format, e.estimate());
+    return Double.isFinite(e.low()) ? est + " [" + String.format(Locale.ROOT, format, e.low())
+      + ", " + String.format(Locale.ROOT, format, e.high()) + "]" : est;
+  }
+
+  /** The share of reads within 50 ms over the rounds that read, from their counts. */
+  static String withinShare(List<Run> runs) {
+    long[] hits = runs.stream().filter(r -> r.reads > 0).mapToLong(r -> r.within50ms).toArray();
+    long[] totals = runs.stream().filter(r -> r.reads > 0).mapToLong(r -> r.reads).toArray();
+    if (totals.length == 0) {
+      return "-";
     }
-    mean /= xs.length;
-    if (xs.length < 2) {
-      return new double[] { mean, Double.NaN };
-    }
-    double ss = 0;
-    for (double x : xs) {
-      ss += (x - mean) * (x - mean);
-    }
-    double sd = Math.sqrt(ss / (xs.length - 1));
-    double t = new TDistribution(xs.length - 1).inverseCumulativeProbability(0.975);
-    return new double[] { mean, t * sd / Math.sqrt(xs.length) };
+    Intervals.Estimate e = Intervals.share(hits, totals);
+    String est = String.format(Locale.ROOT, "%.4f", e.estimate());
+    return Double.isFinite(e.low()) ? est + String.format(Locale.ROOT, " [%.4f, %.4f]", e.low(),
+      e.high()) : est;
   }
 
   private void writeSummary(Map<String, Map<TimelineMode, List<Run>>> results)
@@ -532,8 +538,8 @@ public class TimelineLatencyScenario {
           + " builds may have been running).%n%n",
         Instant.now(), Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), rate, seconds, rounds, failoverRounds);
-      w.println("| fault | mode | reads | p50 ms | p99 ms | p99.9 ms | max ms | per-round p99 ms"
-        + " (mean ± 95% CI) | extra RPCs/read | stale | errors |");
+      w.println("| fault | mode | reads | p50 ms | p99 ms | p99.9 ms | max ms | per-round p99 ms,"
+        + " median over rounds [95% bootstrap interval] | extra RPCs/read | stale | errors |");
       w.println("|---|---|---|---|---|---|---|---|---|---|---|");
       for (Map.Entry<String, Map<TimelineMode, List<Run>>> e : results.entrySet()) {
         for (Map.Entry<TimelineMode, List<Run>> m : e.getValue().entrySet()) {
@@ -552,12 +558,11 @@ public class TimelineLatencyScenario {
             gets += r.serverGets;
             p99s[k++] = r.latency.getValueAtPercentile(99) / 1e3;
           }
-          double[] ci = interval(p99s);
           w.printf(Locale.ROOT,
-            "| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f ± %.2f | %.3f | %.3f | %d |%n",
+            "| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %s | %.3f | %.3f | %d |%n",
             e.getKey(), m.getKey(), reads, all.getValueAtPercentile(50) / 1e3,
             all.getValueAtPercentile(99) / 1e3, all.getValueAtPercentile(99.9) / 1e3,
-            all.getMaxValue() / 1e3, ci[0], ci[1],
+            all.getMaxValue() / 1e3, overRounds(p99s, "%.2f"),
             reads == 0 ? 0 : (gets - reads) / (double) reads,
             reads == 0 ? 0 : stale / (double) reads, errors);
         }
@@ -576,18 +581,20 @@ public class TimelineLatencyScenario {
   }
 
   /**
-   * The failover runs judged per round: the slowest read and the fraction of reads answered
-   * (non-empty) within 50 ms, each a mean with a 95% Student-t interval over the rounds, and the
-   * empty answers counted on the client and on the servers.
+   * The failover runs judged per round: the slowest read (median over rounds with a percentile
+   * bootstrap interval, as every percentile per round) and the share of reads answered
+   * (non-empty) within 50 ms (from each round's counts, logit scale, Student t over rounds), and
+   * the empty answers counted on the client and on the servers.
    */
   private void writeFailoverSummary(Map<String, Map<TimelineMode, List<Run>>> results)
     throws IOException {
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("failover.md"),
       StandardCharsets.UTF_8))) {
-      w.println("# Failover runs, per round (mean [95% Student-t interval] over the rounds)");
+      w.println("# Failover runs, per round (95% intervals over the rounds)");
       w.println();
-      w.println("| fault | mode | rounds | per-round max ms | per-round max ms, each |"
-        + " reads within 50 ms (fraction) | lowest round | empty results (client) |"
+      w.println("| fault | mode | rounds | per-round max ms, median [95% bootstrap interval] |"
+        + " per-round max ms, each | reads within 50 ms, share [95% interval, logit scale] |"
+        + " lowest round | empty results (client) |"
         + " empty Gets on servers, replica 0/1/2 |");
       w.println("|---|---|---|---|---|---|---|---|---|");
       for (String fault : new String[] { "gracefulStop", "abort" }) {
@@ -612,12 +619,10 @@ public class TimelineLatencyScenario {
             }
             each.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f", max[i]));
           }
-          double[] mx = interval(max);
-          double[] wi = interval(within);
           w.printf(Locale.ROOT,
-            "| %s | %s | %d | %.1f [%.1f, %.1f] | %s | %.4f [%.4f, %.4f] | %.4f | %d | %d/%d/%d |%n",
-            fault, m.getKey(), runs.size(), mx[0], mx[0] - mx[1], mx[0] + mx[1], each, wi[0],
-            wi[0] - wi[1], wi[0] + wi[1], java.util.Arrays.stream(within).min().orElse(0), empty,
+            "| %s | %s | %d | %s | %s | %s | %.4f | %d | %d/%d/%d |%n",
+            fault, m.getKey(), runs.size(), overRounds(max, "%.1f"), each, withinShare(runs),
+            java.util.Arrays.stream(within).min().orElse(0), empty,
             serverEmpty[0], serverEmpty[1], serverEmpty[2]);
         }
       }

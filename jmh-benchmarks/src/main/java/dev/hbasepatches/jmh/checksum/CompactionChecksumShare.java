@@ -18,6 +18,7 @@
 package dev.hbasepatches.jmh.checksum;
 
 import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.jmh.report.ForkStats;
 
 import java.io.File;
 import java.io.IOException;
@@ -39,7 +40,11 @@ import org.apache.hadoop.hbase.util.ChecksumType;
  * <p>
  * The share is read two ways: (CPU with checksums - CPU with NULL) / CPU with checksums, over
  * interleaved rounds; and JFR samples of the compacting thread that were inside checksum code, from
- * separate sampled rounds (the sampler's own cost stays out of the CPU times).
+ * separate sampled rounds (the sampler's own cost stays out of the CPU times). Intervals come from
+ * {@link ForkStats}, on the scale of each quantity: CPU times as geometric means (log scale), the
+ * checksum CPU as the paired difference per round, the CPU-difference share as one minus the
+ * paired ratio NULL / checksum (log scale; a share cannot be negative, so its lower bound stops at
+ * 0), the JFR share of one JVM's pooled samples with Wilson's interval.
  * <p>
  * Run: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.checksum.CompactionChecksumShare
  * [--files 4] [--rows 30000] [--value 200] [--warmup 1] [--rounds 3]}. It forks three JVMs: CRC
@@ -208,19 +213,22 @@ public final class CompactionChecksumShare {
   private void report(String intrinsics, String allocator, Map<ChecksumType, List<Long>> cpu,
     Map<ChecksumType, List<Long>> wall, Map<ChecksumType, Long> bytes,
     Map<ChecksumType, long[]> samples) {
-    Stats none = Stats.of(cpu.get(ChecksumType.NULL));
+    double[] none = millis(cpu.get(ChecksumType.NULL));
     System.out.printf(Locale.ROOT, "CRC intrinsics %s, blocks read into %s buffers (%s)%n%n",
       intrinsics, allocator.equals("pooled") ? "pooled direct" : "heap",
       ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("-XX:")).reduce((a, b) -> a + " " + b).orElse("defaults"));
     System.out.println("ChecksumUtil loaded from " + checksumUtilSource() + "\n");
-    System.out.println("| checksum | compaction thread CPU ms (mean ± 95% CI, n) | wall ms |"
-      + " MB read+written | checksum CPU ms (vs NULL) | checksum share, CPU difference |"
-      + " checksum share, JFR samples [95% CI] (checksum of all) | of which verify on read |");
+    System.out.println("| checksum | compaction thread CPU ms, geometric mean [95% interval] (n) |"
+      + " wall ms, geometric mean | MB read+written | checksum CPU ms (vs NULL, paired by round)"
+      + " [95% interval] | checksum share, CPU difference [95% interval] |"
+      + " checksum share, JFR samples [95% Wilson interval] (checksum of all) |"
+      + " of which verify on read |");
     System.out.println("|---|---|---|---|---|---|---|---|");
     for (ChecksumType type : TYPES) {
-      Stats s = Stats.of(cpu.get(type));
-      Stats w = Stats.of(wall.get(type));
+      double[] ms = millis(cpu.get(type));
+      ForkStats.Interval s = ForkStats.positiveMean(ms);
+      ForkStats.Interval w = ForkStats.positiveMean(millis(wall.get(type)));
       long[] c = samples.get(type);
       String diff;
       String share;
@@ -228,22 +236,59 @@ public final class CompactionChecksumShare {
         diff = "-";
         share = "-";
       } else {
-        double d = s.mean - none.mean;
-        double dErr = Math.hypot(s.halfWidth, none.halfWidth);
-        diff = String.format(Locale.ROOT, "%.0f ± %.0f", d / 1e6, dErr / 1e6);
-        // share = 1 - NULL/T; first-order error propagation of both intervals.
-        double sh = 1 - none.mean / s.mean;
-        double shErr = Math.hypot(none.halfWidth / s.mean, none.mean * s.halfWidth / (s.mean
-          * s.mean));
-        share = String.format(Locale.ROOT, "%.1f%% ± %.1f%%", 100 * sh, 100 * shErr);
+        diff = bracketed(ForkStats.mean(differences(ms, none)), "%.0f", 1);
+        share = cpuShare(ForkStats.pairedRatio(quotients(none, ms)));
       }
-      double[] wilson = wilson95(c[0], c[1]);
-      System.out.printf(Locale.ROOT, "| %s | %.0f ± %.0f (n=%d) | %.0f | %.1f | %s | %s |"
-        + " %.1f%% [%.1f%%, %.1f%%] (%d of %d) | %d |%n", type, s.mean / 1e6, s.halfWidth / 1e6,
-        s.n, w.mean / 1e6, bytes.get(type) / 1e6, diff, share, 100.0 * c[0] / c[1],
-        100 * wilson[0], 100 * wilson[1], c[0], c[1], c[2]);
+      ForkStats.Interval jfr = ForkStats.wilson(c[0], c[1]);
+      System.out.printf(Locale.ROOT, "| %s | %s (n=%d) | %.0f | %.1f | %s | %s |"
+        + " %s (%d of %d) | %d |%n", type, bracketed(s, "%.0f", 1), s.n(), w.estimate(),
+        bytes.get(type) / 1e6, diff, share, bracketed(jfr, "%.1f%%", 100), c[0], c[1], c[2]);
     }
     System.out.println();
+  }
+
+  private static double[] millis(List<Long> nanos) {
+    return nanos.stream().mapToDouble(v -> v / 1e6).toArray();
+  }
+
+  /** Round by round {@code a[i] - b[i]}: the rounds compacted each type once, in rotated order. */
+  static double[] differences(double[] a, double[] b) {
+    double[] out = new double[Math.min(a.length, b.length)];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = a[i] - b[i];
+    }
+    return out;
+  }
+
+  /** Round by round {@code a[i] / b[i]}. */
+  static double[] quotients(double[] a, double[] b) {
+    double[] out = new double[Math.min(a.length, b.length)];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = a[i] / b[i];
+    }
+    return out;
+  }
+
+  /**
+   * The share of a compaction's CPU that checksums take, 1 - NULL / checksum, from the paired
+   * ratio NULL / checksum: [1 - high, 1 - low], where a bound or estimate below 0 (NULL as slow as
+   * the checksum type, within the noise) reads 0, since a share cannot be negative.
+   */
+  static String cpuShare(ForkStats.Interval nullOverChecksum) {
+    ForkStats.Interval r = nullOverChecksum;
+    ForkStats.Interval share = new ForkStats.Interval(r.n(), Math.max(0, 1 - r.estimate()),
+      Math.max(0, 1 - r.high()), Math.max(0, 1 - r.low()));
+    return bracketed(share, "%.1f%%", 100);
+  }
+
+  /** {@code estimate [low, high]} scaled and formatted, or the estimate alone without bounds. */
+  static String bracketed(ForkStats.Interval i, String format, double scale) {
+    String est = String.format(Locale.ROOT, format, scale * i.estimate());
+    if (!Double.isFinite(i.low())) {
+      return est;
+    }
+    return est + " [" + String.format(Locale.ROOT, format, scale * i.low()) + ", "
+      + String.format(Locale.ROOT, format, scale * i.high()) + "]";
   }
 
   /**
@@ -263,48 +308,6 @@ public final class CompactionChecksumShare {
       }
     } catch (ReflectiveOperationException e) {
       return "unknown: " + e;
-    }
-  }
-
-  /** The Wilson 95% interval of a binomial proportion: sound even with few or no hits. */
-  static double[] wilson95(long hits, long n) {
-    if (n == 0) {
-      return new double[] { Double.NaN, Double.NaN };
-    }
-    double z = 1.96;
-    double p = (double) hits / n;
-    double denom = 1 + z * z / n;
-    double centre = (p + z * z / (2.0 * n)) / denom;
-    double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / denom;
-    return new double[] { Math.max(0, centre - half), Math.min(1, centre + half) };
-  }
-
-  /** Mean and 95% confidence half-width (Student's t) of a small sample. */
-  private static final class Stats {
-    private static final double[] T95 = { Double.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
-      2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093,
-      2.086 };
-
-    final int n;
-    final double mean;
-    final double halfWidth;
-
-    private Stats(int n, double mean, double halfWidth) {
-      this.n = n;
-      this.mean = mean;
-      this.halfWidth = halfWidth;
-    }
-
-    static Stats of(List<Long> xs) {
-      int n = xs.size();
-      double mean = xs.stream().mapToLong(Long::longValue).average().orElse(Double.NaN);
-      double ss = 0;
-      for (long x : xs) {
-        ss += (x - mean) * (x - mean);
-      }
-      double sd = n > 1 ? Math.sqrt(ss / (n - 1)) : Double.NaN;
-      double t = n - 1 < T95.length ? T95[n - 1] : 1.96;
-      return new Stats(n, mean, t * sd / Math.sqrt(n));
     }
   }
 }

@@ -50,7 +50,8 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * is an error. An incomplete last block is left out and counted. With a {@code cpuNanos}
  * counter (process CPU per iteration, in the score's per-second unit) the same is done for
  * reads per CPU second; with a {@code backgroundCpuNanos} counter as well, its share of the
- * process CPU is given per slot.
+ * process CPU is given per slot: one share per fork, summarised on the logit scale
+ * ({@link ForkStats#share(double[])}), so its interval stays between 0 and 100%.
  * <p>
  * Usage: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.report.AbbaPairs RESULT.json...};
  * prints one Markdown section per benchmark and parameter combination in each file, then, for a
@@ -335,24 +336,42 @@ public final class AbbaPairs {
     if (cpu != null && secondary.has(BACKGROUND_COUNTER)) {
       double[][] bg =
         JmhJsonParser.forkIterations(secondary.getAsJsonObject(BACKGROUND_COUNTER), where);
-      double[] share = backgroundShare(a, b, cpu, bg);
-      out.printf(Locale.ROOT, "Background CPU (%s) / process CPU, mean over iterations: slot A"
-        + " %.3f%%, slot B %.3f%%%n%n", BACKGROUND_COUNTER, 100 * share[0], 100 * share[1]);
+      double[][] shares = backgroundShares(a, b, cpu, bg);
+      out.printf(Locale.ROOT, "Background CPU (%s) / process CPU, one share per fork, over forks"
+        + " (logit scale, 95%% interval): slot A %s, slot B %s%n%n", BACKGROUND_COUNTER,
+        percent(ForkStats.share(shares[0])), percent(ForkStats.share(shares[1])));
     }
   }
 
-  /** Mean over iterations of background / process CPU, for slot A and slot B. */
-  static double[] backgroundShare(double[][] a, double[][] b, double[][] cpu, double[][] bg) {
-    double[] sum = new double[2];
-    int[] n = new int[2];
+  /**
+   * Background / process CPU per fork, for slot A ({@code [0]}) and slot B ({@code [1]}): each
+   * fork's background CPU over its slot's iterations divided by its process CPU over them (the
+   * fork is the unit, as for the ratios).
+   */
+  static double[][] backgroundShares(double[][] a, double[][] b, double[][] cpu, double[][] bg) {
+    double[][] out = new double[2][cpu.length];
     for (int f = 0; f < cpu.length; f++) {
+      double[] background = new double[2];
+      double[] process = new double[2];
       for (int i = 0; i < cpu[f].length; i++) {
         int slot = b[f][i] > 0 ? 1 : 0;
-        sum[slot] += bg[f][i] / cpu[f][i];
-        n[slot]++;
+        background[slot] += bg[f][i];
+        process[slot] += cpu[f][i];
       }
+      out[0][f] = background[0] / process[0];
+      out[1][f] = background[1] / process[1];
     }
-    return new double[] { sum[0] / n[0], sum[1] / n[1] };
+    return out;
+  }
+
+  /** A share in percent with its interval, or without one when it has none. */
+  static String percent(ForkStats.Interval share) {
+    String est = Compare.sig3(100 * share.estimate()) + "%";
+    if (!Double.isFinite(share.low())) {
+      return est + " (" + share.n() + (share.n() == 1 ? " fork" : " forks") + ", no interval)";
+    }
+    return est + " [" + Compare.sig3(100 * share.low()) + "%, " + Compare.sig3(100 * share.high())
+      + "%] over " + share.n() + " forks";
   }
 
   private static Block renumber(Block k, int forksBefore) {

@@ -74,12 +74,14 @@ final class ChangeReport {
     Headline.render(out, groups);
     whatRan(out, results, groups, machine, captured);
     out.append("## Results\n\n");
-    out.append("Each cell is JMH's score ").append(Format.PLUS_MINUS.trim())
-      .append(" its error (half-width of the 99.9% confidence interval). Ratios compare ")
-      .append("PATCHED with each other mode and are oriented so that > 1 always means PATCHED is")
-      .append(" better: for time per operation (lower is better) the ratio is inverted. A ratio's")
-      .append(" error combines the two relative errors in quadrature. ")
-      .append(Format.NOT_AVAILABLE).append(": JMH gave no error (e.g. a single iteration); ")
+    out.append("Each cell is JMH's score: the mean of every measured iteration of every fork")
+      .append(" (JMH's own 99.9% error is not shown: iterations of one fork are not independent,")
+      .append(" the fork is the unit). Ratios compare PATCHED with each other mode and are")
+      .append(" oriented so that > 1 always means PATCHED is better: for time per operation (lower")
+      .append(" is better) the ratio is inverted. A ratio is the ratio of the modes' geometric")
+      .append(" means over forks, as in the headline, with its 95% interval over forks in brackets")
+      .append(" where each mode ran ").append(ForkStats.MIN_FORKS).append(" forks or more. ")
+      .append(Format.NOT_AVAILABLE).append(": no value; ")
       .append(Format.MISSING).append(": that mode was not run.\n");
     for (Map.Entry<GroupKey, List<JmhResult>> g : groups.entrySet()) {
       GroupKey k = g.getKey();

@@ -351,8 +351,9 @@ public final class Compare {
   }
 
   static void print(PrintStream out, List<Row> rows, Double target) {
-    out.println("Ratio > 1: the second side is better. 95% interval over forks, log scale (Welch"
-      + " for two samples of forks, over the pair ratios with --paired)"
+    out.println("Ratio > 1: the second side is better. A and B: geometric mean over forks. 95%"
+      + " interval over forks, log scale (Welch for two samples of forks, over the pair ratios"
+      + " with --paired)"
       + (target != null ? "; verdict against target " + target : "") + ".");
     out.println();
     out.println("| benchmark | params | unit | A (forks) | B (forks) | B vs A | 95% interval |"
@@ -367,12 +368,20 @@ public final class Compare {
     }
   }
 
+  /**
+   * A side's forks as one figure: their geometric mean, the figure the ratio is formed from; the
+   * arithmetic mean where a fork scored 0 (bytes per op), which has no geometric mean.
+   */
   private static double mean(double[] v) {
+    double g = ForkStats.positiveMean(v).estimate();
+    if (Double.isFinite(g) || v.length == 0) {
+      return g;
+    }
     double s = 0;
     for (double x : v) {
       s += x;
     }
-    return v.length == 0 ? Double.NaN : s / v.length;
+    return s / v.length;
   }
 
   /** Three significant figures, the precision a benchmark interval can carry. */

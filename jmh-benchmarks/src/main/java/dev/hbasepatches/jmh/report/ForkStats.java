@@ -17,21 +17,24 @@
  */
 package dev.hbasepatches.jmh.report;
 
-import org.apache.commons.math3.distribution.TDistribution;
+import dev.hbasepatches.testkit.Intervals;
 
 /**
- * The project's one statistics method for benchmark evidence. The fork is the unit: iterations
- * inside one JVM share its JIT decisions, heap layout and CPU placement, so they are not
- * independent samples. Every interval here is a 95% Student-t interval over per-fork values
- * (or per-pair values for paired fork-blocks), and a ratio is judged against a target by where
- * its whole interval lies.
+ * The project's statistics for benchmark evidence. The fork is the unit: iterations inside one
+ * JVM share its JIT decisions, heap layout and CPU placement, so they are not independent samples.
+ * Every interval here is a 95% interval over per-fork values (or per-pair values for paired
+ * fork-blocks, per-round values for scenarios), on the scale of the quantity, so that no bound
+ * leaves the range the quantity can take: ratios and positive values on the log scale (geometric
+ * mean, Student t), shares on the logit scale, percentiles measured per round by a percentile
+ * bootstrap of their median, and only differences on the natural scale. The arithmetic lives in
+ * testkit's {@link Intervals}, shared with hbase-perf and the scenario tests. A value is judged
+ * against a target only by where its whole interval lies ({@link Interval#against},
+ * {@link Interval#atMost}).
  */
 public final class ForkStats {
 
   /** Fewer forks than this and a quoted interval cannot be trusted; reports say so loudly. */
   public static final int MIN_FORKS = 5;
-
-  private static final double CONFIDENCE = 0.95;
 
   private ForkStats() {
   }
@@ -54,6 +57,24 @@ public final class ForkStats {
       }
       return high < target ? Verdict.NOT_MET : Verdict.INCONCLUSIVE;
     }
+
+    /**
+     * Where the interval lies against {@code limit}, for a value where lower is better: met when
+     * the upper bound is at or under it, not met when the lower bound is above it.
+     */
+    public Verdict atMost(double limit) {
+      if (!Double.isFinite(low) || !Double.isFinite(high)) {
+        return Verdict.INCONCLUSIVE;
+      }
+      if (high <= limit) {
+        return Verdict.MET;
+      }
+      return low > limit ? Verdict.NOT_MET : Verdict.INCONCLUSIVE;
+    }
+
+    static Interval of(Intervals.Estimate e) {
+      return new Interval(e.n(), e.estimate(), e.low(), e.high());
+    }
   }
 
   /** A target's verdict: met only when the lower bound clears it. */
@@ -72,18 +93,63 @@ public final class ForkStats {
     }
   }
 
-  /** Mean of {@code values} (one per fork or pair) with its 95% t-interval; NaN bounds if n < 2. */
+  /**
+   * Arithmetic mean of {@code values} (one per fork or pair) with its 95% t-interval, NaN bounds
+   * if n < 2: only for quantities that can be zero or negative (differences). A positive quantity
+   * takes {@link #positiveMean}, a share {@link #share(long[], long[])}, a percentile per round
+   * {@link #percentile}.
+   */
   public static Interval mean(double[] values) {
-    int n = values.length;
-    if (n == 0) {
-      return new Interval(0, Double.NaN, Double.NaN, Double.NaN);
-    }
-    double mean = average(values);
-    if (n == 1) {
-      return new Interval(1, mean, Double.NaN, Double.NaN);
-    }
-    double half = tQuantile(n - 1) * Math.sqrt(variance(values, mean) / n);
-    return new Interval(n, mean, mean - half, mean + half);
+    return Interval.of(Intervals.mean(values));
+  }
+
+  /**
+   * A positive quantity (time, rate, latency, bytes) over forks or rounds: geometric mean with
+   * the Student t interval of the logarithms, transformed back; both bounds are positive. NaN when
+   * a value is not positive.
+   */
+  public static Interval positiveMean(double[] values) {
+    return Interval.of(Intervals.geometricMean(values));
+  }
+
+  /**
+   * A share from per-unit counts ({@code hits[i]} of {@code totals[i]}): mean empirical logit
+   * with a Student t interval over units, transformed back; bounds inside (0, 1), zero hits
+   * allowed.
+   */
+  public static Interval share(long[] hits, long[] totals) {
+    return Interval.of(Intervals.share(hits, totals));
+  }
+
+  /**
+   * A rate from per-unit counts that can exceed 1 ({@code events[i]} in {@code exposures[i]},
+   * e.g. extra RPCs in a round's reads): log scale with half an event added per unit, Student t
+   * over units; 0 with Poisson's exact upper bound when no unit saw an event.
+   */
+  public static Interval rate(long[] events, long[] exposures) {
+    return Interval.of(Intervals.rate(events, exposures));
+  }
+
+  /**
+   * A share given as one fraction per unit, strictly between 0 and 1: mean logit with a Student t
+   * interval, transformed back; no bounds when a unit is at exactly 0 or 1.
+   */
+  public static Interval share(double[] fractions) {
+    return Interval.of(Intervals.share(fractions));
+  }
+
+  /** Wilson's 95% interval of one pooled binomial count, {@code hits} of {@code n}. */
+  public static Interval wilson(long hits, long n) {
+    return Interval.of(Intervals.wilson(hits, n));
+  }
+
+  /**
+   * A percentile measured once per round or fork (p50, p99, the slowest read): the median over
+   * rounds with its percentile bootstrap interval ({@link Intervals#BOOTSTRAP_RESAMPLES}
+   * resamples from a fixed start, {@link Intervals#BOOTSTRAP_SEED}, so a report is reproducible).
+   */
+  public static Interval percentile(double[] perRound) {
+    return Interval.of(Intervals.percentileOverRounds(perRound));
   }
 
   /**
@@ -93,12 +159,7 @@ public final class ForkStats {
    * each side.
    */
   public static Interval difference(double[] b, double[] a) {
-    int n = Math.min(a.length, b.length);
-    if (a.length == 0 || b.length == 0) {
-      return new Interval(n, Double.NaN, Double.NaN, Double.NaN);
-    }
-    double d = average(b) - average(a);
-    return welch(n, d, a, b);
+    return Interval.of(Intervals.difference(b, a));
   }
 
   /**
@@ -107,33 +168,7 @@ public final class ForkStats {
    * transformed back. The estimate is the ratio of geometric means. Needs two forks on each side.
    */
   public static Interval ratio(double[] b, double[] a) {
-    int n = Math.min(a.length, b.length);
-    if (a.length < 2 || b.length < 2 || !allPositive(a) || !allPositive(b)) {
-      double est = a.length > 0 && b.length > 0 && allPositive(a) && allPositive(b)
-        ? Math.exp(average(logs(b)) - average(logs(a)))
-        : Double.NaN;
-      return new Interval(n, est, Double.NaN, Double.NaN);
-    }
-    double[] la = logs(a);
-    double[] lb = logs(b);
-    Interval l = welch(n, average(lb) - average(la), la, lb);
-    return new Interval(n, Math.exp(l.estimate()), Math.exp(l.low()), Math.exp(l.high()));
-  }
-
-  /** {@code d} (mean of b - mean of a) with Welch's 95% interval; NaN bounds below two each. */
-  private static Interval welch(int n, double d, double[] a, double[] b) {
-    if (a.length < 2 || b.length < 2) {
-      return new Interval(n, d, Double.NaN, Double.NaN);
-    }
-    double va = variance(a, average(a)) / a.length;
-    double vb = variance(b, average(b)) / b.length;
-    double se = Math.sqrt(va + vb);
-    if (se == 0) {
-      return new Interval(n, d, d, d);
-    }
-    double df = (va + vb) * (va + vb) / (va * va / (a.length - 1) + vb * vb / (b.length - 1));
-    double half = tQuantile(df) * se;
-    return new Interval(n, d, d - half, d + half);
+    return Interval.of(Intervals.ratio(b, a));
   }
 
   /**
@@ -141,11 +176,7 @@ public final class ForkStats {
    * scale so that 2.0 and 0.5 weigh the same; the estimate is their geometric mean.
    */
   public static Interval pairedRatio(double[] ratios) {
-    if (!allPositive(ratios)) {
-      return new Interval(ratios.length, Double.NaN, Double.NaN, Double.NaN);
-    }
-    Interval l = mean(logs(ratios));
-    return new Interval(l.n(), Math.exp(l.estimate()), Math.exp(l.low()), Math.exp(l.high()));
+    return Interval.of(Intervals.geometricMean(ratios));
   }
 
   /** The mean of each fork's iterations: the per-fork values every interval here starts from. */
@@ -159,7 +190,7 @@ public final class ForkStats {
 
   /** Student's t quantile for a two-sided 95% interval at {@code df} degrees of freedom. */
   public static double tQuantile(double df) {
-    return new TDistribution(df).inverseCumulativeProbability(0.5 + CONFIDENCE / 2);
+    return Intervals.tQuantile(df);
   }
 
   private static double average(double[] v) {
@@ -168,30 +199,5 @@ public final class ForkStats {
       s += x;
     }
     return s / v.length;
-  }
-
-  private static double variance(double[] v, double mean) {
-    double s = 0;
-    for (double x : v) {
-      s += (x - mean) * (x - mean);
-    }
-    return s / (v.length - 1);
-  }
-
-  private static boolean allPositive(double[] v) {
-    for (double x : v) {
-      if (!(x > 0) || !Double.isFinite(x)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static double[] logs(double[] v) {
-    double[] out = new double[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Math.log(v[i]);
-    }
-    return out;
   }
 }

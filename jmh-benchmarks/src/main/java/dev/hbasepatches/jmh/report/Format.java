@@ -29,8 +29,6 @@ final class Format {
   /** Shown where a mode (or parameter) was not run for a case. */
   static final String MISSING = "\u2014";
 
-  static final String PLUS_MINUS = " \u00b1 ";
-
   private Format() {
   }
 
@@ -61,28 +59,35 @@ final class Format {
     return BigDecimal.valueOf(v).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
   }
 
-  /** {@code score ± error}, the error at the score's precision so the two line up. */
-  static String withError(double score, double error) {
-    if (!Double.isFinite(score)) {
-      return NOT_AVAILABLE;
-    }
-    int d = decimals(score);
-    String err = Double.isFinite(error) ? number(error, d) : NOT_AVAILABLE;
-    return number(score, d) + PLUS_MINUS + err;
-  }
-
-  /** A metric cell: {@code score ± error unit}, or {@link #MISSING} if there is no metric. */
+  /**
+   * A metric cell: {@code score unit}, or {@link #MISSING} if there is no metric. JMH's own error
+   * (a 99.9% interval over iterations) is not shown: iterations of one fork are not independent,
+   * and the report's intervals are over forks.
+   */
   static String metric(Metric m) {
     if (m == null) {
       return MISSING;
     }
     String unit = m.unit() == null || m.unit().equals("?") ? "" : " " + m.unit();
-    return withError(m.score(), m.error()) + unit;
+    return Double.isFinite(m.score()) ? number(m.score(), decimals(m.score())) + unit
+      : NOT_AVAILABLE;
   }
 
-  /** A ratio cell: {@code 1.234 ± 0.056}, {@code 1.234 ± n/a}, or {@link #MISSING}. */
+  /**
+   * A ratio cell: {@code 1.234 [1.100, 1.380]} with its 95% interval over forks, {@code 1.234}
+   * without one (fewer than five forks a side), {@link #NOT_AVAILABLE}, or {@link #MISSING}.
+   */
   static String ratio(Ratio r) {
-    return r == null ? MISSING : withError(r.value(), r.error());
+    if (r == null) {
+      return MISSING;
+    }
+    if (!Double.isFinite(r.value())) {
+      return NOT_AVAILABLE;
+    }
+    int d = decimals(r.value());
+    String v = number(r.value(), d);
+    return Double.isFinite(r.low()) && Double.isFinite(r.high())
+      ? v + " [" + number(r.low(), d) + ", " + number(r.high(), d) + "]" : v;
   }
 
   /** Text safe inside a Markdown table cell. */

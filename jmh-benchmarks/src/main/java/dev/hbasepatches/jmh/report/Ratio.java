@@ -24,14 +24,17 @@ import java.util.regex.Pattern;
  * PATCHED is better: PATCHED/other for throughput-like units, other/PATCHED for time per
  * operation (JMH's avgt, sample and ss modes), where a lower score is better.
  *
- * <p>The error treats the two scores as independent and combines their relative errors in
- * quadrature: {@code r * sqrt((ea/a)^2 + (eb/b)^2)}. Inverting a ratio leaves its relative error
- * unchanged, so the same formula serves both orientations.
+ * <p>Where both modes carry per-fork values, the ratio is {@link ForkStats#ratio}: the ratio of
+ * the modes' geometric means over forks, with its 95% interval over forks (Welch, log scale) when
+ * each side has {@link ForkStats#MIN_FORKS} forks or more, the same figure the report's headline
+ * gives. Without per-fork values it is the ratio of JMH's scores, with no interval. JMH's own error
+ * (99.9% over iterations, which are not independent) never enters a ratio.
  *
  * @param value the ratio, NaN if it cannot be formed (a zero or non-finite score)
- * @param error the propagated error, NaN if either score has no error estimate
+ * @param low   the interval's lower bound over forks, NaN when there is none to quote
+ * @param high  the interval's upper bound over forks, NaN when there is none to quote
  */
-record Ratio(double value, double error) {
+record Ratio(double value, double low, double high) {
 
   /** JMH's time-per-operation units; for these a lower score is better. */
   private static final Pattern TIME_PER_OP =
@@ -68,17 +71,21 @@ record Ratio(double value, double error) {
     if (patched == null || other == null) {
       return null;
     }
-    if (!usable(patched.score()) || !usable(other.score())) {
-      return new Ratio(Double.NaN, Double.NaN);
+    double[] p = patched.forkMeans();
+    double[] o = other.forkMeans();
+    if (p.length > 0 && o.length > 0) {
+      ForkStats.Interval i = lowerIsBetter ? ForkStats.ratio(o, p) : ForkStats.ratio(p, o);
+      if (Double.isFinite(i.estimate())) {
+        boolean quoted = i.quotable() && Double.isFinite(i.low());
+        return new Ratio(i.estimate(), quoted ? i.low() : Double.NaN,
+          quoted ? i.high() : Double.NaN);
+      }
     }
-    double num = lowerIsBetter ? other.score() : patched.score();
-    double den = lowerIsBetter ? patched.score() : other.score();
-    double r = num / den;
-    double relP = patched.error() / patched.score();
-    double relO = other.error() / other.score();
-    // NaN errors propagate to a NaN result, which renders as "n/a".
-    double err = Math.abs(r) * Math.sqrt(relP * relP + relO * relO);
-    return new Ratio(r, err);
+    if (!usable(patched.score()) || !usable(other.score())) {
+      return new Ratio(Double.NaN, Double.NaN, Double.NaN);
+    }
+    double r = lowerIsBetter ? other.score() / patched.score() : patched.score() / other.score();
+    return new Ratio(r, Double.NaN, Double.NaN);
   }
 
   /** A zero score would give an infinite ratio, which says nothing useful. */

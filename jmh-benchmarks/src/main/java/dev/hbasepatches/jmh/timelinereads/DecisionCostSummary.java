@@ -35,8 +35,10 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
 
 /**
  * Summarizes a {@link TimelineDecisionBenchmark} JSON run per fork: each fork's mean ns/op and
- * B/op, per mode the mean over forks with a 95% Student-t interval, and PATCHED minus UPSTREAM
- * with Welch's interval (the forks of two modes are not paired), all from {@link ForkStats}.
+ * B/op, per mode the geometric mean over forks with its 95% interval on the log scale (both are
+ * positive quantities: {@link ForkStats#positiveMean}), and PATCHED minus UPSTREAM with Welch's
+ * interval (a difference, on the natural scale; the forks of two modes are not paired), all from
+ * {@link ForkStats}.
  * Usage: {@code java -cp benchmarks.jar dev.hbasepatches.jmh.timelinereads.DecisionCostSummary
  * run.json}.
  */
@@ -49,9 +51,16 @@ public final class DecisionCostSummary {
     return ForkStats.forkMeans(JmhJsonParser.forkIterations(metric, where));
   }
 
-  private static String meanAndHalf(double[] forks) {
-    ForkStats.Interval i = ForkStats.mean(forks);
-    return String.format(Locale.ROOT, "%.1f ± %.1f", i.estimate(), (i.high() - i.low()) / 2);
+  /** Geometric mean over forks [95% interval], or why there is none. */
+  static String positiveMean(double[] forks) {
+    ForkStats.Interval i = ForkStats.positiveMean(forks);
+    if (!Double.isFinite(i.estimate())) {
+      return "n/a (a fork measured 0)";
+    }
+    if (!Double.isFinite(i.low())) {
+      return String.format(Locale.ROOT, "%.1f (no interval)", i.estimate());
+    }
+    return String.format(Locale.ROOT, "%.1f [%.1f, %.1f]", i.estimate(), i.low(), i.high());
   }
 
   public static void main(String[] args) throws IOException, BadInputException {
@@ -74,7 +83,8 @@ public final class DecisionCostSummary {
       }
     }
     StringBuilder sb = new StringBuilder();
-    sb.append("| mode | forks | ns/read per fork | ns/read mean ± 95% | B/read mean ± 95% |\n");
+    sb.append("| mode | forks | ns/read per fork | ns/read, geometric mean [95% interval] |"
+      + " B/read, geometric mean [95% interval] |\n");
     sb.append("|---|---|---|---|---|\n");
     for (Map.Entry<String, double[]> m : ns.entrySet()) {
       StringBuilder forks = new StringBuilder();
@@ -83,8 +93,8 @@ public final class DecisionCostSummary {
       }
       double[] b = bytes.get(m.getKey());
       sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s |%n", m.getKey(),
-        m.getValue().length, forks, meanAndHalf(m.getValue()),
-        b == null ? "-" : meanAndHalf(b)));
+        m.getValue().length, forks, positiveMean(m.getValue()),
+        b == null ? "-" : positiveMean(b)));
     }
     if (ns.containsKey("PATCHED") && ns.containsKey("UPSTREAM")) {
       ForkStats.Interval d = ForkStats.difference(ns.get("PATCHED"), ns.get("UPSTREAM"));

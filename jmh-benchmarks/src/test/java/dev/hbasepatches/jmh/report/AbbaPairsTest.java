@@ -170,6 +170,38 @@ public class AbbaPairsTest {
     assertEquals(2000, p[1], 1e-9);
   }
 
+  /** Background CPU shares: one per fork, summarised on the logit scale, never below 0. */
+  @Test
+  public void backgroundSharesArePerForkOnTheLogitScale() {
+    // Slot A in iterations 1 and 4, slot B in 2 and 3; five forks with widely spread shares.
+    double[][] a = new double[5][];
+    double[][] b = new double[5][];
+    double[][] cpu = new double[5][];
+    double[][] bg = new double[5][];
+    double[] shareA = { 0.0005, 0.0120, 0.0008, 0.0150, 0.0003 };
+    for (int f = 0; f < 5; f++) {
+      a[f] = new double[] { 1, 0, 0, 1 };
+      b[f] = new double[] { 0, 1, 1, 0 };
+      cpu[f] = new double[] { 1e9, 1e9, 1e9, 1e9 };
+      bg[f] = new double[] { shareA[f] * 1e9, 0.02e9, 0.02e9, shareA[f] * 1e9 };
+    }
+    double[][] shares = AbbaPairs.backgroundShares(a, b, cpu, bg);
+    assertEquals(0.0120, shares[0][1], 1e-12);
+    assertEquals(0.02, shares[1][3], 1e-12);
+    // The arithmetic interval of these shares reaches below zero; the logit one cannot.
+    assertTrue(ForkStats.mean(shareA).low() < 0);
+    ForkStats.Interval s = ForkStats.share(shares[0]);
+    assertTrue(s.low() > 0 && s.high() < 1);
+    double[] logits = java.util.Arrays.stream(shareA).map(p -> Math.log(p / (1 - p))).toArray();
+    ForkStats.Interval l = ForkStats.mean(logits);
+    assertEquals(1 / (1 + Math.exp(-l.low())), s.low(), 1e-12);
+    assertEquals(1 / (1 + Math.exp(-l.high())), s.high(), 1e-12);
+    assertEquals(Compare.sig3(100 * s.estimate()) + "% [" + Compare.sig3(100 * s.low()) + "%, "
+      + Compare.sig3(100 * s.high()) + "%] over 5 forks", AbbaPairs.percent(s));
+    assertEquals("1% (1 fork, no interval)",
+      AbbaPairs.percent(ForkStats.share(new double[] { 0.01 })));
+  }
+
   /** Two forks of a JMH-shaped result: the blocks of both are pooled. */
   @Test
   public void readsJmhJson() throws Exception {
@@ -199,7 +231,9 @@ public class AbbaPairsTest {
     assertTrue(report, report.contains("| B / A, score | 2 | 3 | 0.9850, 0.9800 | 0.982 |"));
     assertTrue(report, report.contains("| B / A, per CPU second | 2 | 3 | 0.9850, 0.9800 |"));
     assertTrue(report, report.contains("(2 < 5: not quotable)"));
-    assertTrue(report, report.contains("slot A 1.000%, slot B 2.000%"));
+    // One share per fork and slot (background / process CPU), on the logit scale over forks.
+    assertTrue(report,
+      report.contains("slot A 1% [1%, 1%] over 2 forks, slot B 2% [2%, 2%] over 2 forks"));
     assertTrue(report, !report.contains("Pooled"));
     // The same combination in a second file: its blocks are pooled with the first file's.
     Path again = tmp.newFile("toggle2.json").toPath();

@@ -96,6 +96,49 @@ public class ForkStatsTest {
   }
 
   @Test
+  public void positiveValuesNeverGetANegativeBound() {
+    // A p99 per round in ms, one round far out: the arithmetic interval crosses zero.
+    double[] p99 = { 20.5, 31.0, 300.2, 25.7, 251.9 };
+    assertTrue(ForkStats.mean(p99).low() < 0);
+    ForkStats.Interval g = ForkStats.positiveMean(p99);
+    double[] logs = java.util.Arrays.stream(p99).map(Math::log).toArray();
+    ForkStats.Interval l = ForkStats.mean(logs);
+    assertEquals(Math.exp(l.estimate()), g.estimate(), 1e-9);
+    assertEquals(Math.exp(l.low()), g.low(), 1e-9);
+    assertEquals(Math.exp(l.high()), g.high(), 1e-9);
+    assertTrue(g.low() > 0);
+    ForkStats.Interval p = ForkStats.percentile(p99);
+    assertEquals(31.0, p.estimate(), 0);
+    assertTrue(p.low() >= 20.5 && p.high() <= 300.2);
+    assertEquals(p, ForkStats.percentile(p99.clone()));
+  }
+
+  @Test
+  public void sharesStayBetweenZeroAndOne() {
+    // Profiler samples in checksum code per JVM, two JVMs with none.
+    ForkStats.Interval s = ForkStats.share(new long[] { 2, 0, 3, 1, 0 },
+      new long[] { 355, 398, 358, 537, 369 });
+    assertEquals(0.0031802130161501766, s.estimate(), 1e-12);
+    assertEquals(0.000993151432177197, s.low(), 1e-11);
+    assertEquals(0.010134638002171448, s.high(), 1e-10);
+    assertEquals(ForkStats.Verdict.MET, s.atMost(0.03));
+    ForkStats.Interval w = ForkStats.wilson(5, 100);
+    assertEquals(0.02154367915436796, w.low(), 1e-9);
+  }
+
+  @Test
+  public void atMostNeedsTheWholeIntervalOnOneSide() {
+    assertEquals(ForkStats.Verdict.MET, new ForkStats.Interval(5, 80, 60, 100).atMost(100));
+    assertEquals(ForkStats.Verdict.INCONCLUSIVE,
+      new ForkStats.Interval(5, 87, 60, 114).atMost(100));
+    assertEquals(ForkStats.Verdict.INCONCLUSIVE,
+      new ForkStats.Interval(5, 87, 24, 150).atMost(100));
+    assertEquals(ForkStats.Verdict.NOT_MET, new ForkStats.Interval(5, 130, 101, 150).atMost(100));
+    assertEquals(ForkStats.Verdict.INCONCLUSIVE,
+      new ForkStats.Interval(1, 80, Double.NaN, Double.NaN).atMost(100));
+  }
+
+  @Test
   public void forkMeansAverageEachForksIterations() {
     double[] m = ForkStats.forkMeans(new double[][] { { 1, 3 }, { 10, 20, 30 } });
     assertEquals(2.0, m[0], 0);

@@ -70,7 +70,7 @@ public class ReportWriterTest {
       dir.toString() }, print(new ByteArrayOutputStream()), print(err));
     assertEquals(err.toString(StandardCharsets.UTF_8), 0, status);
     String report = Files.readString(dir.resolve("seek-skip.md"));
-    assertContains(report, "| 10.000 ± 1.000 ops/s | 20.000 ± 1.000 ops/s | — | 2.000 ± 0.224 | — |");
+    assertContains(report, "| 10.000 ops/s | 20.000 ops/s | — | 2.000 | — |");
     assertContains(report, "part1.json");
     assertContains(report, "part2.json");
   }
@@ -157,23 +157,55 @@ public class ReportWriterTest {
   }
 
   @Test
-  public void timeUnitRatiosAreInvertedWithPropagatedErrors() throws Exception {
+  public void timeUnitRatiosAreInverted() throws Exception {
     String report = renderSeekSkip();
-    // vs BASELINE: 100/50 = 2, error 2 * sqrt(0.05^2 + 0.04^2) = 0.12806.
-    // vs UPSTREAM: 80/50 = 1.6, error 1.6 * sqrt(0.1^2 + 0.04^2) = 0.17233.
-    assertContains(report, "| 4 | timerangeMiss | 100.000 ± 5.000 ns/op | 50.000 ± 2.000 ns/op"
-      + " | 80.000 ± 8.000 ns/op | 2.000 ± 0.128 | 1.600 ± 0.172 |");
-    // PATCHED slower: 10/12.5 = 0.8 < 1, error 0.8 * sqrt(0.04^2 + 0.1^2) = 0.086163.
-    assertContains(report,
-      "| 1 | hit | 10.000 ± 1.000 ns/op | 12.500 ± 0.500 ns/op | — | 0.8000 ± 0.0862 | — |");
+    // vs BASELINE: 100/50 = 2; vs UPSTREAM: 80/50 = 1.6; one fork a side, so no interval.
+    assertContains(report, "| 4 | timerangeMiss | 100.000 ns/op | 50.000 ns/op"
+      + " | 80.000 ns/op | 2.000 | 1.600 |");
+    // PATCHED slower: 10/12.5 = 0.8 < 1.
+    assertContains(report, "| 1 | hit | 10.000 ns/op | 12.500 ns/op | — | 0.8000 | — |");
     assertContains(report, "Lower is better for `ns/op`, so the ratios are inverted");
   }
 
   @Test
-  public void missingErrorRendersAsNotAvailable() throws Exception {
+  public void jmhErrorIsNeverShown() throws Exception {
     String report = renderSeekSkip();
-    assertContains(report,
-      "| 1 | single | 30.000 ± n/a ns/op | 20.000 ± n/a ns/op | — | 1.500 ± n/a | — |");
+    // JMH's 99.9% error (here given for most entries, NaN for one) appears nowhere: the report's
+    // intervals are over forks.
+    assertContains(report, "| 1 | single | 30.000 ns/op | 20.000 ns/op | — | 1.500 | — |");
+    assertFalse(report, report.contains("\u00b1"));
+    assertFalse(report, report.contains("99.9% confidence"));
+  }
+
+  @Test
+  public void ratiosOverFiveForksCarryTheForkInterval() throws Exception {
+    // Five forks a side: the result table's ratio is the headline's, with ForkStats' interval.
+    double[] u = { 100, 104, 98, 101, 97 };
+    double[] p = { 50, 51, 49, 52, 48 };
+    String json = "[" + forks(SEEK, "UPSTREAM", u) + "," + forks(SEEK, "PATCHED", p) + "]";
+    Path dir = tmp.newFolder("fiveForks").toPath();
+    new ReportWriter(CLOCK, MACHINE).write(writeFixture(json), dir);
+    String report = Files.readString(dir.resolve("seek-skip.md"));
+    ForkStats.Interval r = ForkStats.ratio(u, p);
+    String cell = Format.number(r.estimate(), 3) + " [" + Format.number(r.low(), 3) + ", "
+      + Format.number(r.high(), 3) + "]";
+    assertContains(report, "| " + cell + " |");
+    assertContains(report, "| " + Compare.sig3(r.estimate()) + " | " + ForkStatsCli.interval(r)
+      + " |");
+    assertFalse(report, report.contains("\u00b1"));
+  }
+
+  /** A time-per-op entry with one iteration per fork, the forks given. */
+  private static String forks(String benchmark, String mode, double[] perFork) {
+    StringBuilder raw = new StringBuilder();
+    double sum = 0;
+    for (double v : perFork) {
+      raw.append(raw.length() == 0 ? "" : ", ").append("[ ").append(v).append(" ]");
+      sum += v;
+    }
+    return entry(benchmark, "avgt", "ns/op", "fullScan", "1", mode, sum / perFork.length, "1.0",
+      "").replace("\"rawData\" : [ [ " + (sum / perFork.length) + " ] ]",
+      "\"rawData\" : [ " + raw + " ]");
   }
 
   @Test
@@ -210,16 +242,16 @@ public class ReportWriterTest {
     new ReportWriter(CLOCK, MACHINE).write(writeFixture(fixture()), dir);
     String report = Files.readString(dir.resolve("checksum.md"));
     // An @AuxCounters "cells" counter becomes the score, in cells/s; the operation rate moves
-    // to the secondary table as "ops". 3000/2000 = 1.5, error 1.5 * sqrt(0.01^2 + 0.02^2).
-    assertContains(report, "| 1 | 42 | timerangeMiss | 2000.0 ± 20.0 cells/s"
-      + " | 3000.0 ± 60.0 cells/s | — | 1.500 ± 0.034 | — |");
+    // to the secondary table as "ops". 3000/2000 = 1.5.
+    assertContains(report, "| 1 | 42 | timerangeMiss | 2000.0 cells/s"
+      + " | 3000.0 cells/s | — | 1.500 | — |");
     assertContains(report, "Higher is better for `cells/s`");
     assertFalse(report.contains("Allocation per op"));
-    assertContains(report, "| 1 | 42 | timerangeMiss | ops | 1000.0 ± 10.0 ops/s"
-      + " | 1500.0 ± 30.0 ops/s | — | 1.500 ± 0.034 | — |");
+    assertContains(report, "| 1 | 42 | timerangeMiss | ops | 1000.0 ops/s"
+      + " | 1500.0 ops/s | — | 1.500 | — |");
     // No ratio where the unit does not say which way is better.
-    assertContains(report, "| 1 | 42 | timerangeMiss | gc.alloc.rate | 5.000 ± 1.000 MB/sec"
-      + " | 9.000 ± 1.000 MB/sec | — |  |  |");
+    assertContains(report, "| 1 | 42 | timerangeMiss | gc.alloc.rate | 5.000 MB/sec"
+      + " | 9.000 MB/sec | — |  |  |");
   }
 
   @Test
@@ -240,9 +272,9 @@ public class ReportWriterTest {
     String report = renderSeekSkip();
     assertContains(report, "Allocation per op (B/op)");
     assertContains(report,
-      "| 4 | timerangeMiss | 48.000 ± 0.500 B/op | 0.04200 ± n/a B/op | — |");
-    assertContains(report, "| 4 | timerangeMiss | gc.count | 3.000 ± n/a counts"
-      + " | 3.000 ± n/a counts | — |");
+      "| 4 | timerangeMiss | 48.000 B/op | 0.04200 B/op | — |");
+    assertContains(report, "| 4 | timerangeMiss | gc.count | 3.000 counts"
+      + " | 3.000 counts | — |");
     // Cases without secondary metrics get no rows in those tables.
     assertFalse(report.contains("| 1 | hit | gc.count"));
   }
@@ -308,16 +340,28 @@ public class ReportWriterTest {
   public void ratioMath() {
     Metric patched = new Metric(50, 2, "ns/op");
     Metric baseline = new Metric(100, 5, "ns/op");
+    // No per-fork values: the ratio of the scores, no interval; JMH's errors play no part.
     Ratio inverted = Ratio.of(patched, baseline, true);
     assertEquals(2.0, inverted.value(), 1e-12);
-    assertEquals(2.0 * Math.sqrt(0.05 * 0.05 + 0.04 * 0.04), inverted.error(), 1e-12);
+    assertTrue(Double.isNaN(inverted.low()));
+    assertEquals("2.000", Format.ratio(inverted));
     Ratio plain = Ratio.of(patched, baseline, false);
     assertEquals(0.5, plain.value(), 1e-12);
-    assertEquals(0.5 * Math.sqrt(0.05 * 0.05 + 0.04 * 0.04), plain.error(), 1e-12);
     assertNull(Ratio.of(patched, null, true));
-    assertTrue(Double.isNaN(Ratio.of(patched, new Metric(100, Double.NaN, "ns/op"), true)
-      .error()));
     assertEquals("n/a", Format.ratio(Ratio.of(patched, new Metric(0, 1, "ns/op"), true)));
+    // Five forks a side: ForkStats' ratio of geometric means and its interval over forks.
+    List<Double> pf = List.of(50.0, 51.0, 49.0, 52.0, 48.0);
+    List<Double> bf = List.of(100.0, 104.0, 98.0, 101.0, 97.0);
+    Ratio forks = Ratio.of(new Metric(50, 2, "ns/op", pf), new Metric(100, 5, "ns/op", bf), true);
+    ForkStats.Interval expected = ForkStats.ratio(new double[] { 100, 104, 98, 101, 97 },
+      new double[] { 50, 51, 49, 52, 48 });
+    assertEquals(expected.estimate(), forks.value(), 1e-12);
+    assertEquals(expected.low(), forks.low(), 1e-12);
+    assertEquals(expected.high(), forks.high(), 1e-12);
+    // Fewer than five forks: the estimate without an interval.
+    Ratio few = Ratio.of(new Metric(50, 2, "ns/op", pf.subList(0, 3)),
+      new Metric(100, 5, "ns/op", bf.subList(0, 3)), true);
+    assertTrue(Double.isNaN(few.low()));
     for (String unit : List.of("ns/op", "us/op", "ms/op", "s/op")) {
       assertTrue(unit, Ratio.lowerIsBetter(unit));
     }

@@ -15,8 +15,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.rowindex;
+package dev.hbasepatches.jmh.rowindex;
 
+import dev.hbasepatches.rowindex.RowIndexInstaller;
+import dev.hbasepatches.rowindex.SeedTableData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,12 +52,13 @@ import org.apache.hadoop.hbase.io.hfile.HFileScanner;
  * the table says whether the two files are identical byte for byte.
  *
  * <pre>
- * java -cp benchmarks.jar dev.hbasepatches.rowindex.SeedTableSizes [reportsDir] [rows]
+ * java -cp benchmarks.jar dev.hbasepatches.jmh.rowindex.SeedTableSizes [reportsDir] [rows]
  * </pre>
  *
  * writes {@code reportsDir/rowindex-size.md} (default {@code jmh-benchmarks/target/reports}) and
  * prints it. A compression whose codec cannot run in this JVM (no native library, no codec jar)
- * is left out, with the reason under the table.
+ * is left out, with the reason under the table. A measurement tool, so it lives with the
+ * benchmarks and ships in {@code benchmarks.jar}, not in the row-index jar a RegionServer loads.
  */
 public final class SeedTableSizes {
 
