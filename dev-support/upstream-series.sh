@@ -152,9 +152,14 @@ resolve_ref() {
   echo "$ref"
 }
 
-# One hash over the series' files, in order: check.txt records it, and the build checks that the
-# committed check.txt still describes the committed series (upstream-patches.sh fresh).
-series_sha() { cat "$@" | sha256sum | cut -c1-64; }
+# The hash of the series' diff content (dev-support/series-sha.sh: each patch from its first
+# `diff --git` line to its `-- ` signature, so not the mail header or the commit message), the
+# patches in name order: check.txt records it, and the build checks that the committed check.txt
+# still describes the committed series (upstream-patches.sh fresh). What this script checks
+# (applies, builds, tests, style) depends on the diffs only.
+series_sha() { "$ROOT/dev-support/series-sha.sh" $(printf '%s\n' "$@" | LC_ALL=C sort); }
+# The hash of a file as it is (tests.txt).
+file_sha() { sha256sum <"$1" | cut -c1-64; }
 
 # Surefire's report files under the given modules: "<run> <failures> <errors> <skipped> <classes>".
 count_tests() {
@@ -349,7 +354,7 @@ check_one() {
       echo "ref:        $ref = $commit ($cdate)"
       echo "series:     $(for s in "${series[@]}"; do basename "$s"; done | paste -sd' ' -)"
       echo "series-sha256: $(series_sha "${series[@]}")"
-      [ -f "$dir/upstream/$target/tests.txt" ] && echo "tests-sha256:  $(series_sha "$dir/upstream/$target/tests.txt")"
+      [ -f "$dir/upstream/$target/tests.txt" ] && echo "tests-sha256:  $(file_sha "$dir/upstream/$target/tests.txt")"
       echo "run:        $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(java -version 2>&1 | head -1), $(mvn -B -v 2>/dev/null | head -1 | sed 's/ (.*//')"
       [ -n "$THIRDPARTY" ] && [ "$kind" = HBase ] && echo "workaround: hbase-thirdparty $THIRDPARTY, internal protobuf ${PROTOBUF:-default} (BUILDING.md)"
       [ -n "$SPOTLESS" ] && echo "workaround: spotless-maven-plugin $SPOTLESS for the style check (BUILDING.md)"
