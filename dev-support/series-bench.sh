@@ -85,6 +85,18 @@ targets=""
 IFS=',' read -r -a case_list <<<"$CASES"
 for c in "${case_list[@]}"; do targets="${targets:+$targets,}$CHANGE:$c"; done
 
+# series_sha names the series measured: the first 16 hex digits of dev-support/series-sha.sh over
+# upstream/branch-2.6/*.patch in name order, i.e. a sha256 of the series' diff content only (each
+# patch from its first `diff --git` line up to its `-- ` signature line). The mail header, commit
+# message, diffstat and signature are not hashed: correcting an author line or rewording a commit
+# message leaves the report current, since the code measured is the same. SeriesReportsTest
+# computes the same hash and fails when a report's series_sha is not the tree's.
+series_diff_sha() {
+  local patches
+  patches=$(cd "$ROOT/hbase-patches/$CHANGE/upstream/branch-2.6" && ls -- *.patch | LC_ALL=C sort)
+  (cd "$ROOT/hbase-patches/$CHANGE/upstream/branch-2.6" && "$ROOT/dev-support/series-sha.sh" $patches) | cut -c1-16
+}
+
 # What the run measured: written when it starts, read by the report (also with --report-only).
 record_run() {
   local src_sha bench_sha dirty=""
@@ -94,7 +106,7 @@ record_run() {
     && [ -z "$(git -C "$ROOT" ls-files --others --exclude-standard -- hbase-patches/"$CHANGE"/src jmh-benchmarks/src)" ] \
     || dirty=" (with uncommitted changes)"
   {
-    echo "series_sha=$(cat "$ROOT"/hbase-patches/"$CHANGE"/upstream/branch-2.6/*.patch | sha256sum | cut -c1-16)"
+    echo "series_sha=$(series_diff_sha)"
     echo "src_sha=$src_sha"
     echo "bench_sha=$bench_sha"
     echo "commit=$(git -C "$ROOT" rev-parse --short=12 HEAD)$dirty"

@@ -396,8 +396,9 @@ cmd_fresh() {
       continue
     fi
     n=$((n + 1))
-    # The same hash upstream-series.sh's series_sha writes: the series' files, in name order.
-    want=$(cat $(ls "$dir"/*.patch | sort) | sha256sum | cut -c1-64)
+    # The same hash upstream-series.sh's series_sha writes: dev-support/series-sha.sh over the
+    # series' patches in name order (their diff content; not the mail header or commit message).
+    want=$("$ROOT/dev-support/series-sha.sh" $(ls "$dir"/*.patch | LC_ALL=C sort))
     got=$(sed -n 's/^series-sha256: *//p' "$check")
     result=$(grep '^RESULT ' "$check" || true)
     if [ "$want" != "$got" ]; then

@@ -152,9 +152,16 @@ resolve_ref() {
   echo "$ref"
 }
 
-# One hash over the series' files, in order: check.txt records it, and the build checks that the
-# committed check.txt still describes the committed series (upstream-patches.sh fresh).
-series_sha() { cat "$@" | sha256sum | cut -c1-64; }
+# The hash of the series' diff content (dev-support/series-sha.sh: each patch from its first
+# `diff --git` line to its `-- ` signature, so not the mail header or the commit message), the
+# patches in name order: check.txt records it, and the build checks that the committed check.txt
+# still describes the committed series (upstream-patches.sh fresh). What this script checks
+# (applies, builds, tests, style) depends on the diffs only.
+series_sha() { "$ROOT/dev-support/series-sha.sh" $(printf '%s\n' "$@" | LC_ALL=C sort); }
+# The hash of a file as it is (tests.txt).
+file_sha() { sha256sum <"$1" | cut -c1-64; }
+# Maven's terminal colour codes, which it writes even in batch mode, out of the committed files.
+no_color() { sed 's/\x1b\[[0-9;]*m//g'; }
 
 # Surefire's report files under the given modules: "<run> <failures> <errors> <skipped> <classes>".
 count_tests() {
@@ -349,8 +356,8 @@ check_one() {
       echo "ref:        $ref = $commit ($cdate)"
       echo "series:     $(for s in "${series[@]}"; do basename "$s"; done | paste -sd' ' -)"
       echo "series-sha256: $(series_sha "${series[@]}")"
-      [ -f "$dir/upstream/$target/tests.txt" ] && echo "tests-sha256:  $(series_sha "$dir/upstream/$target/tests.txt")"
-      echo "run:        $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(java -version 2>&1 | head -1), $(mvn -B -v 2>/dev/null | head -1 | sed 's/ (.*//')"
+      [ -f "$dir/upstream/$target/tests.txt" ] && echo "tests-sha256:  $(file_sha "$dir/upstream/$target/tests.txt")"
+      echo "run:        $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(java -version 2>&1 | head -1), $(mvn -B -v 2>/dev/null | head -1 | no_color | sed 's/ (.*//')"
       [ -n "$THIRDPARTY" ] && [ "$kind" = HBase ] && echo "workaround: hbase-thirdparty $THIRDPARTY, internal protobuf ${PROTOBUF:-default} (BUILDING.md)"
       [ -n "$SPOTLESS" ] && echo "workaround: spotless-maven-plugin $SPOTLESS for the style check (BUILDING.md)"
       echo "applied:    $applied (git am)"
@@ -365,7 +372,7 @@ check_one() {
     # The lines a reader needs from the Maven output: the commands, test counts, failures, the
     # reactor summary.
     grep -E '## mvn|Tests run:|FAIL|ERROR\]|Rule [0-9]+:|Matched by|\.java:\[[0-9]|BUILD (SUCCESS|FAILURE)|Reactor Summary|SUCCESS \[|FAILURE \[|^Applying:|^error:|^Patch failed' "$log" \
-      | grep -vE '^\[ERROR\] *$' | cut -c1-300 >"$out/check.log"
+      | no_color | grep -vE '^\[ERROR\] *$' | cut -c1-300 >"$out/check.log"
   fi
   unset TEST_DETAIL STYLE_DETAIL
   if [ $KEEP = 0 ]; then
