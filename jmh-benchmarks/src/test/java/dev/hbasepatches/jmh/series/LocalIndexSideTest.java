@@ -25,6 +25,9 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.jmh.localindexpruning.LocalIndexSides;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -85,6 +88,30 @@ public class LocalIndexSideTest {
   public void moduleSelectsUpstreamsRegions() throws Exception {
     String[] point = sameRegions("point/2000", "UPSTREAM", "PATCHED", 3);
     assertFalse(point[1], point[1].contains(SERIES_JAR));
+  }
+
+  /**
+   * The SERIES workload checks that its planning asks the series' pruner: opened over stock
+   * Phoenix 5.2.1 (a loader without the series jar) it must refuse to be measured as the series.
+   */
+  @Test
+  public void aSeriesSideOverStockPhoenixIsRefused() throws Exception {
+    Path dir = Files.createTempDirectory("stock-phoenix");
+    Thread me = Thread.currentThread();
+    ClassLoader before = me.getContextClassLoader();
+    try {
+      URLClassLoader stock = SideLoader.loader(CHANGE, false, dir);
+      me.setContextClassLoader(stock);
+      Method open = stock.loadClass(LocalIndexSides.class.getName())
+        .getMethod("open", String.class, String.class);
+      InvocationTargetException e = assertThrows(InvocationTargetException.class,
+        () -> open.invoke(null, "SERIES", "point/100"));
+      assertTrue(e.getCause().toString(),
+        e.getCause().toString().contains("did not ask the series' pruner"));
+    } finally {
+      me.setContextClassLoader(before);
+      dev.hbasepatches.testkit.LocalRegion.deleteTree(dir);
+    }
   }
 
   @Test
