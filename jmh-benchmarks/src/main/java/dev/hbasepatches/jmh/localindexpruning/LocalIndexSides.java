@@ -82,7 +82,7 @@ public final class LocalIndexSides {
   public static final String SERIES_PRUNER =
     "org.apache.phoenix.iterate.BinarySearchLocalIndexRegionPruner";
   static final int MIN_REGIONS = 20;
-  /** The largest table checked (set-up at 100,000 regions takes about a minute per side). */
+  /** The largest table the benchmarks plan over (LocalIndexPlanBenchmark's grid). */
   static final int MAX_REGIONS = 100_000;
   static final List<String> SHAPES = List.of("point", "inList", "noPrefix");
 
