@@ -57,7 +57,10 @@
 #   --no-compile         apply only
 #   --release N          javac --release (default 8, what HBase 2.6 builds for)
 #   --series-dir NAME    the series checked: upstream/NAME/*.patch (default branch-2.6, the series
-#                        for the 2.6 line, which applies to the pinned 2.6 release's sources)
+#                        for the 2.6 line, which applies to the pinned 2.6 release's sources;
+#                        5.2.1 for the Phoenix series rebased onto that release, which
+#                        phoenix-patches/upstream-patches checks against phoenix-core-client's
+#                        sources jar)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -356,7 +359,8 @@ cmd_selftest() {
   log="$WORK/selftest/stale.log"
   rc=0
   SELFTEST_STALE=1 bash "$SELF" check --work "$WORK/selftest" ${SOURCES:+--sources "$SOURCES"} \
-    ${CHECKOUT:+--checkout "$CHECKOUT"} --no-compile "$change" >"$log" 2>&1 || rc=$?
+    ${CHECKOUT:+--checkout "$CHECKOUT"} --series-dir "$SERIES_DIR" --no-compile "$change" \
+    >"$log" 2>&1 || rc=$?
   if [ "$rc" = 0 ] || ! grep -q 'does not apply' "$log"; then
     cat "$log" >&2
     die "selftest FAILED: a stale context line did not fail the check"
@@ -374,8 +378,8 @@ cmd_selftest() {
   log="$WORK/selftest/undefined.log"
   rc=0
   SELFTEST_SERIES="$bad" bash "$SELF" check --work "$WORK/selftest" ${SOURCES:+--sources "$SOURCES"} \
-    ${CHECKOUT:+--checkout "$CHECKOUT"} --classpath-file "$CLASSPATH_FILE" "$change" \
-    >"$log" 2>&1 || rc=$?
+    ${CHECKOUT:+--checkout "$CHECKOUT"} --series-dir "$SERIES_DIR" \
+    --classpath-file "$CLASSPATH_FILE" "$change" >"$log" 2>&1 || rc=$?
   if [ "$rc" = 0 ] || ! grep -q 'cannot find symbol' "$log"; then
     cat "$log" >&2
     die "selftest FAILED: an undefined symbol did not fail the check"

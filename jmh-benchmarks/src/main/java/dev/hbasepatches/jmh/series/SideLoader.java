@@ -41,7 +41,10 @@ import java.util.jar.JarFile;
  * A change's series is the jar {@code hbase-patches/upstream-patches} builds from its
  * {@code upstream/branch-2.6} series applied to the release's sources: the build copies it into
  * this package as a resource ({@code hbasepatches-upstream-patches-series-CHANGE.jar}), because
- * it must never sit on the benchmarks jar's own class path. The loader's parent is the platform
+ * it must never sit on the benchmarks jar's own class path. A Phoenix change's series is the jar
+ * {@code phoenix-patches/upstream-patches} builds from its {@code upstream/5.2.1} series applied
+ * to Phoenix 5.2.1's sources ({@code hbasepatches-phoenix-upstream-patches-series-CHANGE.jar}):
+ * Phoenix's client rides in the benchmarks jar, so the same loader holds a whole Phoenix too. The loader's parent is the platform
  * loader: every HBase, Hadoop and project class is loaded afresh (series first), and only JDK
  * types are shared with the caller.
  */
@@ -50,9 +53,13 @@ public final class SideLoader {
   private SideLoader() {
   }
 
+  /** Changes to Phoenix: their series jar comes from {@code phoenix-patches/upstream-patches}. */
+  static final List<String> PHOENIX_CHANGES = List.of("local-index-pruning");
+
   /** The resource name of a change's series jar, next to this class. */
   static String seriesResource(String change) {
-    return "hbasepatches-upstream-patches-series-" + change + ".jar";
+    return (PHOENIX_CHANGES.contains(change) ? "hbasepatches-phoenix-upstream-patches"
+      : "hbasepatches-upstream-patches") + "-series-" + change + ".jar";
   }
 
   /**

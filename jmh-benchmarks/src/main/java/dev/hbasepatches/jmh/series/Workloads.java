@@ -18,6 +18,7 @@
 package dev.hbasepatches.jmh.series;
 
 import dev.hbasepatches.jmh.checksumoverlay.BlockReadDriver;
+import dev.hbasepatches.jmh.localindexpruning.LocalIndexSides;
 import dev.hbasepatches.jmh.offheapread.OffHeapSides;
 import dev.hbasepatches.jmh.rowindex.RowIndexSides;
 import dev.hbasepatches.jmh.seekskip.SeekSkipSides;
@@ -65,6 +66,8 @@ public final class Workloads {
         return checksum(side, caseSpec, Path.of(dir));
       case "offheap-read":
         return OffHeapSides.open(side, caseSpec);
+      case "local-index-pruning":
+        return LocalIndexSides.open(side, caseSpec);
       default:
         throw new IllegalArgumentException(
           "no series workload for change '" + change + "'; one of " + CHANGES);
