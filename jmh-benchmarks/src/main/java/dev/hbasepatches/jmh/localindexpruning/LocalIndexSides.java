@@ -125,12 +125,12 @@ public final class LocalIndexSides {
       + " WHERE V1 = 'v'";
     switch (shape) {
       case "point":
-        return select + " AND K = '" + LocalIndexPlanBenchmark.key(regions / 2) + "'";
+        return select + " AND K = '" + LocalIndexQuery.key(regions / 2) + "'";
       case "inList": {
         StringBuilder in = new StringBuilder();
         for (int i = 0; i < 10; i++) {
           in.append(i == 0 ? "'" : ", '")
-            .append(LocalIndexPlanBenchmark.key(regions / 10 * i + regions / 20)).append('\'');
+            .append(LocalIndexQuery.key(regions / 10 * i + regions / 20)).append('\'');
         }
         return select + " AND K IN (" + in + ")";
       }
@@ -180,7 +180,7 @@ public final class LocalIndexSides {
         String table = "LIS_" + regions;
         StringBuilder splits = new StringBuilder(regions * 12);
         for (int r = 1; r < regions; r++) {
-          splits.append(r == 1 ? "'" : ", '").append(LocalIndexPlanBenchmark.key(r)).append('\'');
+          splits.append(r == 1 ? "'" : ", '").append(LocalIndexQuery.key(r)).append('\'');
         }
         try (Statement st = conn.createStatement()) {
           st.execute("CREATE TABLE " + table + " (K CHAR(8) NOT NULL, ID INTEGER NOT NULL,"

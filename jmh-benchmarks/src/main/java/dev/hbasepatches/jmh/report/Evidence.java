@@ -117,7 +117,10 @@ public final class Evidence {
     /** The JMH command-line options of this row, without forks and output. */
     List<String> jmhOptions() {
       List<String> out = new ArrayList<>();
-      out.add(".*\\." + benchmark + "\\..*");
+      // "Class" runs the class's one benchmark method, "Class.method" that method only.
+      int dot = benchmark.indexOf('.');
+      out.add(dot < 0 ? ".*\\." + benchmark + "\\..*"
+        : ".*\\." + benchmark.substring(0, dot) + "\\." + benchmark.substring(dot + 1) + "$");
       for (Map.Entry<String, String> e : params.entrySet()) {
         switch (e.getKey()) {
           case "threads" -> {

@@ -69,7 +69,18 @@ public class EvidenceTest {
     for (Evidence.Row r : rows) {
       assertTrue(r.change() + ": no module", Files.isDirectory(Evidence.moduleDir(root,
         r.change()).resolve("src/main")));
-      Class<?> c = benchmarkClass(r.benchmark());
+      int dot = r.benchmark().indexOf('.');
+      Class<?> c = benchmarkClass(dot < 0 ? r.benchmark() : r.benchmark().substring(0, dot));
+      List<String> methods = new ArrayList<>();
+      for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+        for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
+          if (m.isAnnotationPresent(org.openjdk.jmh.annotations.Benchmark.class)) {
+            methods.add(m.getName());
+          }
+        }
+      }
+      assertTrue(r.id() + ": " + r.benchmark() + " must name one of " + methods,
+        dot < 0 ? methods.size() == 1 : methods.contains(r.benchmark().substring(dot + 1)));
       List<String> params = new ArrayList<>();
       for (Class<?> k = c; k != null; k = k.getSuperclass()) {
         for (Field f : k.getDeclaredFields()) {
@@ -115,6 +126,8 @@ public class EvidenceTest {
       + "measure\t-\tt\n"));
     assertEquals(Map.of("a", "X", "b", "Y"), rows.get(0).params());
     assertEquals(List.of(".*\\.B\\..*", "-p", "a=X", "-p", "b=Y"), rows.get(0).jmhOptions());
+    rows = Evidence.parse(new StringReader("c\tid\tB.verify\ta=X\tY / X\tmeasure\t-\tt\n"));
+    assertEquals(".*\\.B\\.verify$", rows.get(0).jmhOptions().get(0));
   }
 
   private static Evidence.Row row(Evidence.Kind kind, double number) {
