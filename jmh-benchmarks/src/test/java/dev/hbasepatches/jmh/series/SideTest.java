@@ -86,6 +86,51 @@ public class SideTest {
   }
 
   @Test
+  public void quotaSidesAdmitTheSameRequestsWithTheirOwnLimiters() throws Exception {
+    sameAnswers("quotas", "notBiting/500", "UPSTREAM", "SERIES", 3);
+    sameAnswers("quotas", "notBiting/500", "UPSTREAM", "PATCHED", 3);
+    sameAnswers("quotas", "notBiting/500", "BASELINE", "PATCHED", 3);
+    try (Side upstream = Side.open("quotas", "UPSTREAM", "notBiting");
+      Side series = Side.open("quotas", "SERIES", "notBiting");
+      Side patched = Side.open("quotas", "PATCHED", "notBiting")) {
+      assertEquals(1000, upstream.run());
+      assertTrue(upstream.describe(), upstream.describe().contains("AverageIntervalRateLimiter"));
+      assertTrue(series.describe(), series.describe().contains(
+        "request limiter org.apache.hadoop.hbase.quotas.PreciseRateLimiter (hbase.quota.rate"
+          + ".limiter=org.apache.hadoop.hbase.quotas.PreciseRateLimiter)"));
+      assertTrue(patched.describe(), patched.describe().contains("REQUEST_NUMBER=1000000000000"));
+    }
+  }
+
+  /**
+   * The series' gain is accuracy: on a simulated clock, one caller polling every millisecond for
+   * ten seconds, the series' limiter and the module's admit the burst and exactly the limit per
+   * second, where HBase's default limiter, which drops the fraction of a request each millisecond
+   * earns, admits 1,000 a second at 1,500 (two thirds) and 2,000 at 2,500 (four fifths).
+   */
+  @Test
+  public void quotaSeriesAndModuleHoldTheLimitWhereTheStockLimiterFallsShort() throws Exception {
+    assertEquals(11 * 1500, admitted("SERIES", "accuracy/1500"));
+    assertEquals(11 * 1500, admitted("PATCHED", "accuracy/1500"));
+    assertEquals(1500 + 10 * 1000, admitted("UPSTREAM", "accuracy/1500"));
+    assertEquals(11 * 2500, admitted("SERIES", "accuracy/2500"));
+    assertEquals(11 * 2500, admitted("PATCHED", "accuracy/2500"));
+    assertEquals(2500 + 10 * 2000, admitted("UPSTREAM", "accuracy/2500"));
+    // 500 a second is half a request per millisecond: the stock limiter then refills nothing
+    // most milliseconds but keeps the time, so it holds the limit.
+    assertEquals(11 * 500, admitted("UPSTREAM", "accuracy/500"));
+    assertEquals(11 * 500, admitted("SERIES", "accuracy/500"));
+  }
+
+  private static long admitted(String side, String caseSpec) throws Exception {
+    try (Side s = Side.open("quotas", side, caseSpec)) {
+      long first = s.run();
+      assertEquals(side + " " + caseSpec + " is deterministic", first, s.run());
+      return first;
+    }
+  }
+
+  @Test
   public void seriesJarsHoldTheirPatchedClasses() throws Exception {
     Path dir = Files.createTempDirectory("series-jars");
     assertTrue(SideLoader.seriesClasses("seek-skip", dir)
@@ -96,6 +141,9 @@ public class SideTest {
       .contains("org.apache.hadoop.hbase.io.hfile.HFileBlock"));
     assertTrue(SideLoader.seriesClasses("offheap-read", dir)
       .contains("org.apache.hadoop.hbase.io.hfile.bucket.BucketCache"));
+    assertTrue(SideLoader.seriesClasses("quotas", dir)
+      .containsAll(List.of("org.apache.hadoop.hbase.quotas.PreciseRateLimiter",
+        "org.apache.hadoop.hbase.quotas.TimeBasedLimiter")));
   }
 
   @Test
@@ -109,5 +157,11 @@ public class SideTest {
     assertTrue(e.toString(), e.toString().contains("shape/files"));
     e = assertThrows(Exception.class, () -> Side.open("checksum", "PATCHED", "HEAP"));
     assertTrue(e.toString(), e.toString().contains("OverlayBlockReadBenchmark"));
+    e = assertThrows(Exception.class, () -> Side.open("quotas", "UPSTREAM", "biting"));
+    assertTrue(e.toString(), e.toString().contains("notBiting[/requests] or accuracy/limit"));
+    e = assertThrows(Exception.class, () -> Side.open("quotas", "UPSTREAM", "accuracy"));
+    assertTrue(e.toString(), e.toString().contains("accuracy/limit[/seconds]"));
+    e = assertThrows(Exception.class, () -> Side.open("quotas", "BASELINE", "accuracy/1500"));
+    assertTrue(e.toString(), e.toString().contains("BASELINE has none"));
   }
 }
