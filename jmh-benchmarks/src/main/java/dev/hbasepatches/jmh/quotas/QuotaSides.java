@@ -292,7 +292,11 @@ public final class QuotaSides {
     }
   }
 
-  /** Takes requests until the quota refuses one; at most the limit and one more. */
+  /**
+   * Takes requests until the quota refuses one. HBase's default limiter answers with a wait of 0
+   * ms (admitted) when one request is worth less than a millisecond, so it can go a little into
+   * debt; twice the limit in one millisecond is a broken run, not a limiter.
+   */
   private static long drain(Path path, long limit, Result result) {
     long taken = 0;
     while (true) {
@@ -306,9 +310,9 @@ public final class QuotaSides {
       }
       q.addGetResult(result);
       q.close();
-      if (++taken > limit + 1) {
-        throw new IllegalStateException("more than the limit of " + limit
-          + " req/s admitted within one millisecond: " + path);
+      if (++taken > 2 * limit + 10) {
+        throw new IllegalStateException("more than twice the limit of " + limit
+          + " req/s admitted within one simulated millisecond: " + path);
       }
     }
   }

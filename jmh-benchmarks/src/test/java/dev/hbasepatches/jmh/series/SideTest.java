@@ -103,23 +103,28 @@ public class SideTest {
   }
 
   /**
-   * The series' gain is accuracy: on a simulated clock, one caller polling every millisecond for
-   * ten seconds, the series' limiter and the module's admit the burst and exactly the limit per
-   * second, where HBase's default limiter, which drops the fraction of a request each millisecond
-   * earns, admits 1,000 a second at 1,500 (two thirds) and 2,000 at 2,500 (four fifths).
+   * The series' gain is accuracy: on a simulated clock, one caller taking every request the
+   * quota admits and then moving the clock one millisecond, for ten seconds, through
+   * DefaultOperationQuota and TimeBasedLimiter (or the module's quota). The series' limiter and
+   * the module's admit the burst (one limit) and the limit every second after it. HBase's default
+   * limiter refills whole requests per elapsed millisecond and drops the fraction: 1,000 a second
+   * at 1,500 (two thirds), 2,000 at 2,500 (four fifths); its refusal waits round down to 0 ms,
+   * which admits, so its burst runs a request or two into debt. At 500 a second (a whole request
+   * every two milliseconds) nothing is dropped and all three agree.
    */
   @Test
   public void quotaSeriesAndModuleHoldTheLimitWhereTheStockLimiterFallsShort() throws Exception {
-    assertEquals(11 * 1500, admitted("SERIES", "accuracy/1500"));
-    assertEquals(11 * 1500, admitted("PATCHED", "accuracy/1500"));
-    assertEquals(1500 + 10 * 1000, admitted("UPSTREAM", "accuracy/1500"));
-    assertEquals(11 * 2500, admitted("SERIES", "accuracy/2500"));
-    assertEquals(11 * 2500, admitted("PATCHED", "accuracy/2500"));
-    assertEquals(2500 + 10 * 2000, admitted("UPSTREAM", "accuracy/2500"));
-    // 500 a second is half a request per millisecond: the stock limiter then refills nothing
-    // most milliseconds but keeps the time, so it holds the limit.
-    assertEquals(11 * 500, admitted("UPSTREAM", "accuracy/500"));
-    assertEquals(11 * 500, admitted("SERIES", "accuracy/500"));
+    assertEquals(1500 + 10 * 1500, admitted("SERIES", "accuracy/1500"));
+    // The module spaces requests by whole nanoseconds rounded up (666,667 ns at 1,500 a second),
+    // so the 15,000th of the ten seconds falls 5 microseconds after their end.
+    assertEquals(1500 + 10 * 1500 - 1, admitted("PATCHED", "accuracy/1500"));
+    assertEquals(1501 + 10 * 1000, admitted("UPSTREAM", "accuracy/1500"));
+    assertEquals(2500 + 10 * 2500, admitted("SERIES", "accuracy/2500"));
+    assertEquals(2500 + 10 * 2500, admitted("PATCHED", "accuracy/2500"));
+    assertEquals(2502 + 10 * 2000, admitted("UPSTREAM", "accuracy/2500"));
+    for (String side : List.of("UPSTREAM", "SERIES", "PATCHED")) {
+      assertEquals(side, 500 + 10 * 500, admitted(side, "accuracy/500"));
+    }
   }
 
   private static long admitted(String side, String caseSpec) throws Exception {
