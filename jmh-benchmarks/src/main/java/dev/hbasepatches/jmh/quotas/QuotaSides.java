@@ -204,7 +204,7 @@ public final class QuotaSides {
     if (requests < 1) {
       throw new IllegalArgumentException("quotas: requests must be at least 1, got " + requests);
     }
-    Path path = path(side, NEVER_BITES, Ticker.SYSTEM);
+    RequestPath path = path(side, NEVER_BITES, Ticker.SYSTEM);
     Result result = getResult();
     String what = "quotas " + side + " notBiting: " + requests + " Gets per operation by user "
       + USER + " on " + TABLE + ", " + NEVER_BITES + " req/s; " + path;
@@ -280,7 +280,7 @@ public final class QuotaSides {
     long[] nowMs = { 1_000_000L };
     EnvironmentEdgeManager.injectEdge(() -> nowMs[0]);
     try {
-      Path path = path(side, limit, () -> TimeUnit.MILLISECONDS.toNanos(nowMs[0]));
+      RequestPath path = path(side, limit, () -> TimeUnit.MILLISECONDS.toNanos(nowMs[0]));
       long admitted = drain(path, limit, result);
       for (int ms = 0; ms < seconds * 1000; ms++) {
         nowMs[0]++;
@@ -297,7 +297,7 @@ public final class QuotaSides {
    * ms (admitted) when one request is worth less than a millisecond, so it can go a little into
    * debt; twice the limit in one millisecond is a broken run, not a limiter.
    */
-  private static long drain(Path path, long limit, Result result) {
+  private static long drain(RequestPath path, long limit, Result result) {
     long taken = 0;
     while (true) {
       OperationQuota q = path.quota();
@@ -341,11 +341,11 @@ public final class QuotaSides {
   }
 
   /** One side's way from the user's name to the request's quota. */
-  abstract static class Path {
+  abstract static class RequestPath {
     abstract OperationQuota quota();
   }
 
-  private static Path path(String side, long perSecond, Ticker ticker) {
+  private static RequestPath path(String side, long perSecond, Ticker ticker) {
     switch (side) {
       case "UPSTREAM":
       case "SERIES":
@@ -353,7 +353,7 @@ public final class QuotaSides {
       case "PATCHED":
         return new ModulePath(perSecond, ticker);
       case "BASELINE":
-        return new Path() {
+        return new RequestPath() {
           @Override
           OperationQuota quota() {
             return FREE;
@@ -373,7 +373,7 @@ public final class QuotaSides {
    * HBase's steps ({@code RegionServerRpcQuotaManager.getQuota} over {@code QuotaCache}'s maps),
    * on the release's classes, or the series' with its key on.
    */
-  static final class StockPath extends Path {
+  static final class StockPath extends RequestPath {
     private final Configuration conf;
     private final String limiterClass;
     private final Map<String, UserQuotaState> users = new ConcurrentHashMap<>();
@@ -481,7 +481,7 @@ public final class QuotaSides {
    * The module's steps ({@code PacedRpcQuotaManager.getQuota}): its book refreshed from the stored
    * setting, its router over the published snapshot.
    */
-  static final class ModulePath extends Path {
+  static final class ModulePath extends RequestPath {
     private final Object book;
     private final Object router;
     private final String user = USER;
