@@ -36,7 +36,7 @@ summary table and AbbaPairs' blocks per case: B / A above 1 means B does more op
 second), and copies the summary into the change's PATCH.md between the lines
 `<!-- series-report:begin -->` and `<!-- series-report:end -->`.
 
-  CHANGE   seek-skip | row-index | checksum | offheap-read
+  CHANGE   seek-skip | row-index | checksum | offheap-read | quotas
   --sides  default UPSTREAM:SERIES,UPSTREAM:PATCHED (checksum: UPSTREAM:SERIES only; its module
            is a class overlay, measured by OverlayBlockReadBenchmark)
   --cases  comma-separated cases for SeriesToggleBenchmark (see its Workloads javadoc)
@@ -71,8 +71,11 @@ case "$CHANGE" in
   row-index) DEFAULT_CASES="randomGet/cached,reverseScan100/cached" ;;
   checksum) DEFAULT_CASES="HEAP,DIRECT,MULTI"; SIDES="${SIDES:-UPSTREAM:SERIES}" ;;
   offheap-read) DEFAULT_CASES="multiGet,scan" ;;
+  # The quota path of a Get whose throttle never bites (the series' gain, accuracy, is checked
+  # deterministically by SideTest's accuracy case, not benchmarked).
+  quotas) DEFAULT_CASES="notBiting" ;;
   *) echo "series-bench.sh: no series benchmark for change '$CHANGE'" \
-       "(seek-skip, row-index, checksum, offheap-read)" >&2; exit 2 ;;
+       "(seek-skip, row-index, checksum, offheap-read, quotas)" >&2; exit 2 ;;
 esac
 CASES="${CASES:-$DEFAULT_CASES}"
 SIDES="${SIDES:-UPSTREAM:SERIES,UPSTREAM:PATCHED}"

@@ -20,6 +20,7 @@ package dev.hbasepatches.jmh.series;
 import dev.hbasepatches.jmh.checksumoverlay.BlockReadDriver;
 import dev.hbasepatches.jmh.localindexpruning.LocalIndexSides;
 import dev.hbasepatches.jmh.offheapread.OffHeapSides;
+import dev.hbasepatches.jmh.quotas.QuotaSides;
 import dev.hbasepatches.jmh.rowindex.RowIndexSides;
 import dev.hbasepatches.jmh.seekskip.SeekSkipSides;
 import java.io.IOException;
@@ -43,13 +44,23 @@ import java.util.List;
  * <li>{@code offheap-read}: {@code workload[/valueSize]}, multiGet or scan: 100-row reads from
  * regions served by an off-heap L2; SERIES sets {@code hbase.bucketcache.shared.block.reuse}
  * true.</li>
+ * <li>{@code quotas}: {@code notBiting[/requests]}: per operation 1,000 Gets' quota checks (find
+ * the user's limits, check one read, add the result, close) for a user whose request throttle
+ * never bites, on HBase's {@code DefaultOperationQuota} and {@code TimeBasedLimiter} (UPSTREAM;
+ * SERIES with {@code hbase.quota.rate.limiter} set to the series' {@code PreciseRateLimiter}),
+ * the module's {@code PacedOperationQuota} (PATCHED) or its do-nothing quota (BASELINE). Also
+ * {@code accuracy/limit[/seconds]}, a deterministic check on a simulated clock whose sides differ
+ * by design (QuotaSides).</li>
+ * <li>{@code local-index-pruning}: {@code shape/regions}, e.g. {@code point/10000}: a local index
+ * query's region selection on Phoenix 5.2.1 (LocalIndexSides); SERIES is the series' 5.2.1
+ * variant in front of Phoenix's classes.</li>
  * </ul>
  */
 public final class Workloads {
 
   /** The changes with a workload here. */
   public static final List<String> CHANGES =
-    List.of("seek-skip", "row-index", "checksum", "offheap-read");
+    List.of("seek-skip", "row-index", "checksum", "offheap-read", "quotas", "local-index-pruning");
 
   private Workloads() {
   }
@@ -66,6 +77,8 @@ public final class Workloads {
         return checksum(side, caseSpec, Path.of(dir));
       case "offheap-read":
         return OffHeapSides.open(side, caseSpec);
+      case "quotas":
+        return QuotaSides.open(side, caseSpec);
       case "local-index-pruning":
         return LocalIndexSides.open(side, caseSpec);
       default:

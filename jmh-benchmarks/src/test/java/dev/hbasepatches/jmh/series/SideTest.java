@@ -86,6 +86,56 @@ public class SideTest {
   }
 
   @Test
+  public void quotaSidesAdmitTheSameRequestsWithTheirOwnLimiters() throws Exception {
+    sameAnswers("quotas", "notBiting/500", "UPSTREAM", "SERIES", 3);
+    sameAnswers("quotas", "notBiting/500", "UPSTREAM", "PATCHED", 3);
+    sameAnswers("quotas", "notBiting/500", "BASELINE", "PATCHED", 3);
+    try (Side upstream = Side.open("quotas", "UPSTREAM", "notBiting");
+      Side series = Side.open("quotas", "SERIES", "notBiting");
+      Side patched = Side.open("quotas", "PATCHED", "notBiting")) {
+      assertEquals(1000, upstream.run());
+      assertTrue(upstream.describe(), upstream.describe().contains("AverageIntervalRateLimiter"));
+      assertTrue(series.describe(), series.describe().contains(
+        "request limiter org.apache.hadoop.hbase.quotas.PreciseRateLimiter (hbase.quota.rate"
+          + ".limiter=org.apache.hadoop.hbase.quotas.PreciseRateLimiter)"));
+      assertTrue(patched.describe(), patched.describe().contains("REQUEST_NUMBER=1000000000000"));
+    }
+  }
+
+  /**
+   * The series' gain is accuracy: on a simulated clock, one caller taking every request the
+   * quota admits and then moving the clock one millisecond, for ten seconds, through
+   * DefaultOperationQuota and TimeBasedLimiter (or the module's quota). The series' limiter and
+   * the module's admit the burst (one limit) and the limit every second after it. HBase's default
+   * limiter refills whole requests per elapsed millisecond and drops the fraction: 1,000 a second
+   * at 1,500 (two thirds), 2,000 at 2,500 (four fifths); its refusal waits round down to 0 ms,
+   * which admits, so its burst runs a request or two into debt. At 500 a second (a whole request
+   * every two milliseconds) nothing is dropped and all three agree.
+   */
+  @Test
+  public void quotaSeriesAndModuleHoldTheLimitWhereTheStockLimiterFallsShort() throws Exception {
+    assertEquals(1500 + 10 * 1500, admitted("SERIES", "accuracy/1500"));
+    // The module spaces requests by whole nanoseconds rounded up (666,667 ns at 1,500 a second),
+    // so the 15,000th of the ten seconds falls 5 microseconds after their end.
+    assertEquals(1500 + 10 * 1500 - 1, admitted("PATCHED", "accuracy/1500"));
+    assertEquals(1501 + 10 * 1000, admitted("UPSTREAM", "accuracy/1500"));
+    assertEquals(2500 + 10 * 2500, admitted("SERIES", "accuracy/2500"));
+    assertEquals(2500 + 10 * 2500, admitted("PATCHED", "accuracy/2500"));
+    assertEquals(2502 + 10 * 2000, admitted("UPSTREAM", "accuracy/2500"));
+    for (String side : List.of("UPSTREAM", "SERIES", "PATCHED")) {
+      assertEquals(side, 500 + 10 * 500, admitted(side, "accuracy/500"));
+    }
+  }
+
+  private static long admitted(String side, String caseSpec) throws Exception {
+    try (Side s = Side.open("quotas", side, caseSpec)) {
+      long first = s.run();
+      assertEquals(side + " " + caseSpec + " is deterministic", first, s.run());
+      return first;
+    }
+  }
+
+  @Test
   public void seriesJarsHoldTheirPatchedClasses() throws Exception {
     Path dir = Files.createTempDirectory("series-jars");
     assertTrue(SideLoader.seriesClasses("seek-skip", dir)
@@ -96,6 +146,9 @@ public class SideTest {
       .contains("org.apache.hadoop.hbase.io.hfile.HFileBlock"));
     assertTrue(SideLoader.seriesClasses("offheap-read", dir)
       .contains("org.apache.hadoop.hbase.io.hfile.bucket.BucketCache"));
+    assertTrue(SideLoader.seriesClasses("quotas", dir)
+      .containsAll(List.of("org.apache.hadoop.hbase.quotas.PreciseRateLimiter",
+        "org.apache.hadoop.hbase.quotas.TimeBasedLimiter")));
   }
 
   @Test
@@ -109,5 +162,11 @@ public class SideTest {
     assertTrue(e.toString(), e.toString().contains("shape/files"));
     e = assertThrows(Exception.class, () -> Side.open("checksum", "PATCHED", "HEAP"));
     assertTrue(e.toString(), e.toString().contains("OverlayBlockReadBenchmark"));
+    e = assertThrows(Exception.class, () -> Side.open("quotas", "UPSTREAM", "biting"));
+    assertTrue(e.toString(), e.toString().contains("notBiting[/requests] or accuracy/limit"));
+    e = assertThrows(Exception.class, () -> Side.open("quotas", "UPSTREAM", "accuracy"));
+    assertTrue(e.toString(), e.toString().contains("accuracy/limit[/seconds]"));
+    e = assertThrows(Exception.class, () -> Side.open("quotas", "BASELINE", "accuracy/1500"));
+    assertTrue(e.toString(), e.toString().contains("BASELINE has none"));
   }
 }
