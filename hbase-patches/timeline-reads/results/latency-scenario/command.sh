@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# timeline-reads latency scenario, session 11: 5 steady rounds (healthy, 3%-paused primary,
+# timeline-reads latency scenario: 5 steady rounds (healthy, 3%-paused primary,
 # uniformly slow primary) x {BASELINE, UPSTREAM, PATCHED}, then 5 failover rounds (graceful stop,
 # abort), 10 s each with the fault 3 s in. Holds the JMH lock for the whole run, not niced.
 # Classes copied from the worktree's target dirs to a private path first (R).
