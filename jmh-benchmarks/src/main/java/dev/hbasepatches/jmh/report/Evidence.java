@@ -758,10 +758,37 @@ public final class Evidence {
     return s.toString();
   }
 
+  /** The lines BUILDING.md shows between its evidence markers: how long each change's run took. */
+  static String timesBlock(Path root, List<Row> all) throws IOException, BadInputException {
+    StringBuilder s = new StringBuilder();
+    s.append("| change | targets | forks per target | run time (min:s) | load average at start"
+      + " / end | commit |\n|---|---:|---:|---:|---|---|\n");
+    long total = 0;
+    for (String change : changes(all)) {
+      Current c = current(root, all, change);
+      String seconds = c.run().getProperty("seconds");
+      if (c.outcomes().isEmpty() || seconds == null) {
+        s.append("| ").append(change).append(" | ").append(c.rows().size())
+          .append(" | - | not run | - | - |\n");
+        continue;
+      }
+      total += Long.parseLong(seconds.trim());
+      s.append("| ").append(change).append(" | ").append(c.rows().size()).append(" | ")
+        .append(c.run().getProperty("forks", "?")).append(" | ")
+        .append(minutes(Long.parseLong(seconds.trim()))).append(" | ")
+        .append(c.run().getProperty("start.loadavg", "?")).append(" / ")
+        .append(c.run().getProperty("end.loadavg", "?")).append(" | ")
+        .append(c.run().getProperty("commit", "?")).append(" |\n");
+    }
+    s.append("| all | | | ").append(minutes(total)).append(" | | |\n");
+    return s.toString();
+  }
+
   /** Rewrites the evidence blocks of the README and of the change's PATCH.md, where present. */
   static void writeDocs(Path root, List<Row> all, String change, PrintStream out)
     throws IOException, BadInputException {
     replaceBlock(root.resolve("README.md"), readmeBlock(root, all), out);
+    replaceBlock(root.resolve("BUILDING.md"), timesBlock(root, all), out);
     replaceBlock(moduleDir(root, change).resolve("PATCH.md"), patchBlock(root, all, change), out);
   }
 

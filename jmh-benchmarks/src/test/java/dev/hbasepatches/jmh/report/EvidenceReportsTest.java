@@ -64,5 +64,9 @@ public class EvidenceReportsTest {
       StandardCharsets.UTF_8));
     assertNotNull("README.md has no evidence block", readme);
     assertEquals("README.md: run Evidence --docs", Evidence.readmeBlock(root, all), readme);
+    String building = Evidence.block(Files.readString(root.resolve("BUILDING.md"),
+      StandardCharsets.UTF_8));
+    assertNotNull("BUILDING.md has no evidence block", building);
+    assertEquals("BUILDING.md: run Evidence --docs", Evidence.timesBlock(root, all), building);
   }
 }
