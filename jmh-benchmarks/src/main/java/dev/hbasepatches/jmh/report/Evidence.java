@@ -443,6 +443,16 @@ public final class Evidence {
   private static void runChange(Path root, Path jar, String change, List<Row> rows, Path results,
     int forks, Properties versions, PrintStream out)
     throws IOException, InterruptedException, BadInputException {
+    // The report names the tree's commit and hashes: the jar must have been built from that tree.
+    long jarTime = Files.getLastModifiedTime(jar).toMillis();
+    for (Path src : List.of(moduleDir(root, change).resolve("src/main"),
+      root.resolve("jmh-benchmarks/src/main"))) {
+      Path newer = newerThan(src, jarTime);
+      if (newer != null) {
+        throw new BadInputException(newer + " is newer than " + jar + "; rebuild the benchmarks"
+          + " jar first (mvn -B package -DskipTests -pl jmh-benchmarks -am)");
+      }
+    }
     Path jmhDir = results.resolve("jmh");
     // The command's output replaces the last run's: one current report per change.
     if (Files.isDirectory(jmhDir)) {
@@ -513,6 +523,21 @@ public final class Evidence {
     try (Writer w = Files.newBufferedWriter(results.resolve(RUN), StandardCharsets.UTF_8)) {
       run.store(w, "the evidence run of " + change + " (dev.hbasepatches.jmh.report.Evidence)");
     }
+  }
+
+  /** A file under {@code dir} modified after {@code millis}, or null. */
+  static Path newerThan(Path dir, long millis) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return null;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (Files.isRegularFile(p) && Files.getLastModifiedTime(p).toMillis() > millis) {
+          return p;
+        }
+      }
+    }
+    return null;
   }
 
   private static void writeSeconds(Path results, Map<String, Long> seconds) throws IOException {

@@ -218,6 +218,18 @@ public class EvidenceTest {
     assertEquals(shell, Evidence.treeSha(dir));
   }
 
+  /** A source file newer than the jar is found, so a run never reports a tree it did not build. */
+  @Test
+  public void findsSourcesNewerThanTheJar() throws Exception {
+    Path dir = tmp.newFolder("src").toPath();
+    Files.createDirectories(dir.resolve("a"));
+    Path f = Files.writeString(dir.resolve("a/X.java"), "x");
+    Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis(1_000_000L));
+    assertEquals(null, Evidence.newerThan(dir, 2_000_000L));
+    assertEquals(f, Evidence.newerThan(dir, 500_000L));
+    assertEquals(null, Evidence.newerThan(dir.resolve("missing"), 0));
+  }
+
   @Test
   public void refusesFewerThanFiveForksAndUnknownChanges() throws Exception {
     PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
