@@ -741,7 +741,7 @@ public final class Evidence {
   /** The first decided target against {@code mode}: "1.09x [1.02, 1.16] no worse (case)". */
   private static String headline(Current c, String mode) {
     for (Outcome o : c.outcomes()) {
-      if (o.row().kind() != Kind.MEASURE && o.row().compared().endsWith("/ " + mode)) {
+      if (o.row().kind() != Kind.MEASURE && o.row().compared().contains("/ " + mode)) {
         ForkStats.Interval i = o.interval();
         return Compare.sig3(i.estimate()) + "x [" + Compare.sig3(i.low()) + ", "
           + Compare.sig3(i.high()) + "] " + o.verdict() + " (" + shortCase(o.row()) + ")";
