@@ -29,8 +29,8 @@
 # and the version line are left out. Each line taken is hashed with a newline after it, bytes as
 # they are (LC_ALL=C). A file with no `diff --git` line contributes nothing.
 #
-# The same definition, in Java, is SeriesReportsTest.seriesSha (jmh-benchmarks), which also checks
-# that the two agree. Used by series-bench.sh (run.txt's series_sha, its first 16 digits),
+# The same definition, in Java, is SeriesSha.of (jmh-benchmarks); SeriesShaTest checks
+# that the two agree. Used by the evidence run (run.properties series.sha, its first 16 digits),
 # upstream-series.sh (check.txt's series-sha256) and upstream-patches.sh fresh.
 set -euo pipefail
 

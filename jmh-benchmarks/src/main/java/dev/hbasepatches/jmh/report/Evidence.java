@@ -41,6 +41,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -262,6 +263,21 @@ public final class Evidence {
   // verdicts
 
   /** The verdict of a target from its interval alone. */
+  /** Whether a row runs the change's upstream series on one of its sides. */
+  static boolean runsSeries(Row r) {
+    return "SERIES".equals(r.params().get("a")) || "SERIES".equals(r.params().get("b"));
+  }
+
+  /**
+   * The series a SERIES side runs: Phoenix's {@code upstream/5.2.1} variant where there is one
+   * (built over Phoenix 5.2.1's classes), else {@code upstream/branch-2.6}.
+   */
+  static Path seriesDir(Path root, String change) {
+    Path upstream = moduleDir(root, change).resolve("upstream");
+    Path phoenix = upstream.resolve("5.2.1");
+    return Files.isDirectory(phoenix) ? phoenix : upstream.resolve("branch-2.6");
+  }
+
   static String verdict(Row row, ForkStats.Interval i) {
     if (i.n() < ForkStats.MIN_FORKS || !Double.isFinite(i.low()) || !Double.isFinite(i.high())) {
       return "no verdict (" + i.n() + " forks)";
@@ -281,8 +297,8 @@ public final class Evidence {
     };
   }
 
-  /** Reads one target's JMH JSON: its interval over forks. */
-  static ForkStats.Interval analyse(Row row, Path json) throws IOException, BadInputException {
+  /** A target's JMH JSON: its one result (the row pins every multi-valued @Param). */
+  static JsonObject entry(Row row, Path json) throws IOException, BadInputException {
     JsonArray entries;
     try {
       entries = JsonParser.parseString(Files.readString(json, StandardCharsets.UTF_8))
@@ -295,7 +311,12 @@ public final class Evidence {
         + " target " + row.id() + " must pin every @Param of " + row.benchmark() + " in "
         + RESOURCE);
     }
-    JsonObject o = entries.get(0).getAsJsonObject();
+    return entries.get(0).getAsJsonObject();
+  }
+
+  /** Reads one target's JMH JSON: its interval over forks. */
+  static ForkStats.Interval analyse(Row row, Path json) throws IOException, BadInputException {
+    JsonObject o = entry(row, json);
     String where = json + " (" + o.get("benchmark").getAsString() + ")";
     double[][] score = JmhJsonParser.forkIterations(o.getAsJsonObject("primaryMetric"), where);
     if (row.kind() == Kind.AT_MOST) {
@@ -471,6 +492,9 @@ public final class Evidence {
         root.relativize(moduleDir(root, change).resolve("src")).toString(), "jmh-benchmarks/src").isEmpty() ? "" : " (with uncommitted changes)"));
     run.setProperty("module.src.sha", treeSha(moduleDir(root, change).resolve("src/main")));
     run.setProperty("benchmarks.src.sha", treeSha(root.resolve("jmh-benchmarks/src/main")));
+    if (rows.stream().anyMatch(Evidence::runsSeries)) {
+      run.setProperty("series.sha", SeriesSha.of(seriesDir(root, change)));
+    }
     run.setProperty("forks", Integer.toString(forks));
     run.setProperty("command", "mvn -Pjmh verify -Djmh.changes=" + change
       + (forks != ForkStats.MIN_FORKS ? " -Djmh.forks=" + forks : ""));
@@ -603,6 +627,8 @@ public final class Evidence {
       + " \"no worse\" when the lower bound clears 1 less the margin, \"better\" when it is above"
       + " 1; a cost (`atMost`, one mode per fork, the geometric mean over forks) met when the"
       + " upper bound is at most the target. Anything else is inconclusive.\n\n");
+    md.append(seriesSection(outcomes, results));
+    md.append(allocationSection(outcomes, results));
     md.append("## Run\n\n");
     for (String key : new String[] {"commit", "module.src.sha", "benchmarks.src.sha", "hbase",
       "phoenix", "forks", "machine", "java", "start.utc", "start.loadavg", "end.utc",
@@ -634,6 +660,93 @@ public final class Evidence {
     Files.writeString(results.resolve(VERDICTS), tsv, StandardCharsets.UTF_8);
     out.printf(Locale.ROOT, "Evidence: %s: %d of %d targets measured, report %s%n", change,
       outcomes.size(), rows.size(), results.resolve(REPORT));
+  }
+
+  /**
+   * Each SERIES row beside the module's row on the same benchmark and case against the same
+   * side: how much of the module's gain the series as applied delivers. The quotient of two
+   * estimates from separate runs is a point figure; no interval pairs them.
+   */
+  static String seriesSection(List<Outcome> outcomes, Path results) {
+    List<Outcome> series = new ArrayList<>();
+    for (Outcome o : outcomes) {
+      if ("SERIES".equals(o.row().params().get("b"))) {
+        series.add(o);
+      }
+    }
+    if (series.isEmpty()) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder("## The upstream series beside this module\n\n");
+    s.append("SERIES is the change's upstream series applied to the release's sources and compiled"
+      + " (`hbase-patches/upstream-patches`, `phoenix-patches/upstream-patches`), its key on;"
+      + " PATCHED is this project's module. Where both ran on the same benchmark and case against"
+      + " the same side, SERIES / PATCHED is the quotient of the two estimates: below 1 the"
+      + " series delivers less than the module (a point figure: the two come from separate"
+      + " runs).\n\n");
+    s.append("| case | against | SERIES / it | PATCHED / it (same benchmark) | SERIES / PATCHED |\n");
+    s.append("|---|---|---|---|---:|\n");
+    for (Outcome o : series) {
+      Row r = o.row();
+      Outcome patched = null;
+      for (Outcome p : outcomes) {
+        Row q = p.row();
+        if ("PATCHED".equals(q.params().get("b")) && q.benchmark().equals(r.benchmark())
+          && Objects.equals(q.params().get("a"), r.params().get("a"))
+          && q.caseText().equals(r.caseText())) {
+          patched = p;
+          break;
+        }
+      }
+      s.append("| ").append(shortCase(r)).append(" | ").append(r.params().get("a")).append(" | ")
+        .append(interval(o.interval())).append(" (").append(r.id()).append(") | ")
+        .append(patched == null ? "not measured on this benchmark"
+          : interval(patched.interval()) + " (" + patched.row().id() + ")")
+        .append(" | ").append(patched == null ? "-"
+          : Compare.sig3(o.interval().estimate() / patched.interval().estimate()))
+        .append(" |\n");
+    }
+    return s.append('\n').toString();
+  }
+
+  /** Heap bytes per operation of each slot, for the rows whose benchmark counts allocation. */
+  static String allocationSection(List<Outcome> outcomes, Path results) throws IOException,
+    BadInputException {
+    StringBuilder rows = new StringBuilder();
+    for (Outcome o : outcomes) {
+      double[] perOp = bytesPerOp(o.row(), results.resolve("jmh").resolve(o.row().id() + ".json"));
+      if (perOp != null) {
+        rows.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %.0f |%n", o.row().id(),
+          o.row().params().getOrDefault("a", "A"), o.row().params().getOrDefault("b", "B"),
+          perOp[0], perOp[1]));
+      }
+    }
+    if (rows.length() == 0) {
+      return "";
+    }
+    return "## Heap allocated per operation\n\nBytes the benchmark thread allocated per"
+      + " operation, over every measured iteration of each slot (JMH counter `"
+      + AbbaPairs.ALLOC_COUNTER + "`):\n\n| target | A | B | A: bytes / op | B: bytes / op |\n"
+      + "|---|---|---|---:|---:|\n" + rows + "\n";
+  }
+
+  /** Slot A's and slot B's heap bytes per operation in a result, or null without the counter. */
+  static double[] bytesPerOp(Row row, Path json) throws IOException, BadInputException {
+    JsonObject secondary = entry(row, json).getAsJsonObject("secondaryMetrics");
+    if (secondary == null || !secondary.has(AbbaPairs.ALLOC_COUNTER)
+      || !secondary.has(AbbaPairs.A_COUNTER) || !secondary.has(AbbaPairs.B_COUNTER)) {
+      return null;
+    }
+    String where = json.toString();
+    return AbbaPairs.bytesPerOperation(
+      JmhJsonParser.forkIterations(secondary.getAsJsonObject(AbbaPairs.A_COUNTER), where),
+      JmhJsonParser.forkIterations(secondary.getAsJsonObject(AbbaPairs.B_COUNTER), where),
+      JmhJsonParser.forkIterations(secondary.getAsJsonObject(AbbaPairs.ALLOC_COUNTER), where));
+  }
+
+  private static String interval(ForkStats.Interval i) {
+    return Compare.sig3(i.estimate()) + " [" + Compare.sig3(i.low()) + ", "
+      + Compare.sig3(i.high()) + "]";
   }
 
   /** The report's main table: one line per target, measured or not. */
@@ -670,7 +783,11 @@ public final class Evidence {
 
   /** A change's report as the documents see it: its outcomes and whether it is current. */
   record Current(String change, List<Row> rows, List<Outcome> outcomes, Properties run,
-    boolean stale) {
+    String staleWhy) {
+
+    boolean stale() {
+      return staleWhy != null;
+    }
   }
 
   static Current current(Path root, List<Row> all, String change)
@@ -691,9 +808,15 @@ public final class Evidence {
     }
     List<Outcome> outcomes = outcomes(rows, results, readSeconds(results));
     String recorded = run.getProperty("module.src.sha");
-    boolean stale = recorded == null
-      || !recorded.equals(treeSha(moduleDir(root, change).resolve("src/main")));
-    return new Current(change, rows, outcomes, run, stale);
+    String staleWhy = null;
+    if (recorded == null
+      || !recorded.equals(treeSha(moduleDir(root, change).resolve("src/main")))) {
+      staleWhy = "the module's code changed since";
+    } else if (run.getProperty("series.sha") != null
+      && !run.getProperty("series.sha").equals(SeriesSha.of(seriesDir(root, change)))) {
+      staleWhy = "the upstream series changed since";
+    }
+    return new Current(change, rows, outcomes, run, staleWhy);
   }
 
   /** The lines the README shows between its evidence markers: one row per change. */
@@ -731,7 +854,7 @@ public final class Evidence {
         decided.append(", ").append(notRun).append(" not run");
       }
       s.append("| ").append(change).append(" | ").append(decided)
-        .append(c.stale() ? " (**stale**: the module's code changed since)" : "").append(" | ")
+        .append(c.stale() ? " (**stale**: " + c.staleWhy() + ")" : "").append(" | ")
         .append(headline(c, "UPSTREAM")).append(" | ").append(headline(c, "BASELINE"))
         .append(" | [report](").append(link).append(") |\n");
     }
@@ -777,7 +900,7 @@ public final class Evidence {
     s.append(", ").append(c.run().getProperty("forks", "?")).append(" forks per target, ")
       .append(c.run().getProperty("machine", "unknown machine")).append(". Above 1: B better.");
     if (c.stale()) {
-      s.append(" **Stale**: the module's code changed after this run.");
+      s.append(" **Stale**: ").append(c.staleWhy()).append(" this run.");
     }
     s.append('\n');
     return s.toString();
