@@ -203,6 +203,60 @@ public class EvidenceTest {
     }
   }
 
+  private static Evidence.Row sides(String id, String bench, String target, String a, String b) {
+    Map<String, String> p = new java.util.LinkedHashMap<>();
+    p.put("target", target);
+    p.put("a", a);
+    p.put("b", b);
+    p.put("wi", "8");
+    return new Evidence.Row("c", id, bench, p, b + " / " + a, Evidence.Kind.MEASURE, 0, id);
+  }
+
+  /**
+   * SERIES is set beside PATCHED only where both ran on the same benchmark and case against the
+   * same side; the quotient is of the two estimates.
+   */
+  @Test
+  public void setsTheSeriesBesideTheModuleOnlyOnTheSameBenchmarkAndCase() {
+    Evidence.Outcome series = new Evidence.Outcome(
+      sides("g-series", "SeriesToggleBenchmark", "c:get", "UPSTREAM", "SERIES"), 5,
+      i(1.2, 1.1, 1.3), "B better", 60);
+    Evidence.Outcome patched = new Evidence.Outcome(
+      sides("g-upstream", "SeriesToggleBenchmark", "c:get", "UPSTREAM", "PATCHED"), 5,
+      i(1.6, 1.5, 1.7), "B better", 60);
+    Evidence.Outcome otherCase = new Evidence.Outcome(
+      sides("s-upstream", "SeriesToggleBenchmark", "c:scan", "UPSTREAM", "PATCHED"), 5,
+      i(3, 2, 4), "B better", 60);
+    Evidence.Outcome otherSide = new Evidence.Outcome(
+      sides("g-baseline", "SeriesToggleBenchmark", "c:get", "BASELINE", "PATCHED"), 5,
+      i(5, 4, 6), "B better", 60);
+    String s = Evidence.seriesSection(List.of(otherCase, otherSide, series, patched), tmp.getRoot().toPath());
+    assertTrue(s, s.contains("| get | UPSTREAM | 1.2 [1.1, 1.3] (g-series) | 1.6 [1.5, 1.7]"
+      + " (g-upstream) | 0.75 |"));
+    s = Evidence.seriesSection(List.of(otherCase, otherSide, series), tmp.getRoot().toPath());
+    assertTrue(s, s.contains("| not measured on this benchmark | - |"));
+    assertEquals("no SERIES row, no section", "",
+      Evidence.seriesSection(List.of(patched, otherCase), tmp.getRoot().toPath()));
+  }
+
+  /** Heap bytes per operation: each slot's allocation over the operations counted in its slot. */
+  @Test
+  public void bytesPerOperationOfEachSlot() throws Exception {
+    // One fork, A B B A: A does 100 ops/s allocating 1000 B/s, B 50 ops/s allocating 2000 B/s.
+    String json = "[{\"benchmark\":\"x.SeriesToggleBenchmark.run\",\"params\":{},"
+      + "\"primaryMetric\":{\"rawData\":[[100,50,50,100]]},\"secondaryMetrics\":{"
+      + "\"aReads\":{\"rawData\":[[100,0,0,100]]},\"bReads\":{\"rawData\":[[0,50,50,0]]},"
+      + "\"allocBytes\":{\"rawData\":[[1000,2000,2000,1000]]}}}]";
+    Path file = tmp.newFile("alloc.json").toPath();
+    Files.writeString(file, json, StandardCharsets.UTF_8);
+    double[] perOp = Evidence.bytesPerOp(row(Evidence.Kind.MEASURE, 0), file);
+    assertEquals(10, perOp[0], 1e-9);
+    assertEquals(40, perOp[1], 1e-9);
+    Files.writeString(file, json.replace(",\n\"allocBytes\"", "").replaceAll(
+      ",\"allocBytes\":\\{[^}]*\\}", ""), StandardCharsets.UTF_8);
+    assertEquals(null, Evidence.bytesPerOp(row(Evidence.Kind.MEASURE, 0), file));
+  }
+
   /** The tree hash is what the shell pipeline the series script uses prints. */
   @Test
   public void treeShaMatchesTheShell() throws Exception {
