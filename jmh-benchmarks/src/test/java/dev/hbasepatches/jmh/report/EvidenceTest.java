@@ -212,24 +212,22 @@ public class EvidenceTest {
     return new Evidence.Row("c", id, bench, p, b + " / " + a, Evidence.Kind.MEASURE, 0, id);
   }
 
+  /** A measured row of SeriesToggleBenchmark with estimate e and interval [e - 0.1, e + 0.1]. */
+  private static Evidence.Outcome outcome(String id, String target, String a, String b, double e) {
+    return new Evidence.Outcome(sides(id, "SeriesToggleBenchmark", target, a, b), 5,
+      i(e, e - 0.1, e + 0.1), "B better", 60);
+  }
+
   /**
    * SERIES is set beside PATCHED only where both ran on the same benchmark and case against the
    * same side; the quotient is of the two estimates.
    */
   @Test
   public void setsTheSeriesBesideTheModuleOnlyOnTheSameBenchmarkAndCase() {
-    Evidence.Outcome series = new Evidence.Outcome(
-      sides("g-series", "SeriesToggleBenchmark", "c:get", "UPSTREAM", "SERIES"), 5,
-      i(1.2, 1.1, 1.3), "B better", 60);
-    Evidence.Outcome patched = new Evidence.Outcome(
-      sides("g-upstream", "SeriesToggleBenchmark", "c:get", "UPSTREAM", "PATCHED"), 5,
-      i(1.6, 1.5, 1.7), "B better", 60);
-    Evidence.Outcome otherCase = new Evidence.Outcome(
-      sides("s-upstream", "SeriesToggleBenchmark", "c:scan", "UPSTREAM", "PATCHED"), 5,
-      i(3, 2, 4), "B better", 60);
-    Evidence.Outcome otherSide = new Evidence.Outcome(
-      sides("g-baseline", "SeriesToggleBenchmark", "c:get", "BASELINE", "PATCHED"), 5,
-      i(5, 4, 6), "B better", 60);
+    Evidence.Outcome series = outcome("g-series", "c:get", "UPSTREAM", "SERIES", 1.2);
+    Evidence.Outcome patched = outcome("g-upstream", "c:get", "UPSTREAM", "PATCHED", 1.6);
+    Evidence.Outcome otherCase = outcome("s-upstream", "c:scan", "UPSTREAM", "PATCHED", 3);
+    Evidence.Outcome otherSide = outcome("g-baseline", "c:get", "BASELINE", "PATCHED", 5);
     String s = Evidence.seriesSection(List.of(otherCase, otherSide, series, patched), tmp.getRoot().toPath());
     assertTrue(s, s.contains("| get | UPSTREAM | 1.2 [1.1, 1.3] (g-series) | 1.6 [1.5, 1.7]"
       + " (g-upstream) | 0.75 |"));
