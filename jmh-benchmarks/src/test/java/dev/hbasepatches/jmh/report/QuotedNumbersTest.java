@@ -45,9 +45,13 @@ import org.junit.Test;
 public class QuotedNumbersTest {
 
   private static final String NUM = "(-?\\d[\\d,]*(?:\\.\\d+)?)";
-  /** "E [L, H]", "Ex [L, H]", "E | [L, H]", over a line break too. */
-  private static final Pattern BRACKETED =
-    Pattern.compile(NUM + "x?(?:\\s|\\|)+\\[" + NUM + ", " + NUM + "\\]");
+  /**
+   * "E [L, H]", "Ex [L, H]", "E | [L, H]", "Ex UPSTREAM [L, H]" (a side's name between), over a
+   * line break too.
+   */
+  private static final Pattern BRACKETED = Pattern.compile(NUM
+    + "x?(?:\\s|\\|)+(?:(?:UPSTREAM|BASELINE|PATCHED|SERIES)\\s+)?\\[" + NUM + ", " + NUM
+    + "\\]");
   /** "E | L to H" (the older reports' tables). */
   private static final Pattern TO = Pattern.compile(NUM + "x?(?:\\s|\\|)+" + NUM + " to " + NUM);
 
@@ -110,6 +114,7 @@ public class QuotedNumbersTest {
   public void readsEveryWayAResultWritesAnInterval() {
     assertEquals(Set.of("1.62 [1.45, 1.82]"), intervals("gains **1.62x [1.45, 1.82]** here", false));
     assertEquals(Set.of("102 [91, 113]"), intervals("| 102 | [91, 113] |", true));
+    assertEquals(Set.of("1.63 [1.54, 1.73]"), intervals("**1.63x\n  BASELINE [1.54, 1.73]**", false));
     assertEquals(Set.of("0.83 [0.41, 1.66]"), intervals("is 0.83\n  [0.41, 1.66].", true));
     assertEquals(Set.of("0.769 [0.755, 0.783]"), intervals("| 0.769 | 0.755 to 0.783 |", true));
     assertEquals(Set.of("1500 [1200, 1800]"), intervals("1,500 [1,200, 1,800]", false));
