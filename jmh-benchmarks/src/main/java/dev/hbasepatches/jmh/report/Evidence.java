@@ -487,9 +487,10 @@ public final class Evidence {
     Properties run = new Properties();
     run.putAll(versions);
     run.setProperty("change", change);
+    String dirty = git(root, "status", "--porcelain", "--",
+      root.relativize(moduleDir(root, change).resolve("src")).toString(), "jmh-benchmarks/src");
     run.setProperty("commit", git(root, "rev-parse", "--short=12", "HEAD")
-      + (git(root, "status", "--porcelain", "--",
-        root.relativize(moduleDir(root, change).resolve("src")).toString(), "jmh-benchmarks/src").isEmpty() ? "" : " (with uncommitted changes)"));
+      + (dirty.isEmpty() ? "" : " (with uncommitted changes)"));
     run.setProperty("module.src.sha", treeSha(moduleDir(root, change).resolve("src/main")));
     run.setProperty("benchmarks.src.sha", treeSha(root.resolve("jmh-benchmarks/src/main")));
     if (rows.stream().anyMatch(Evidence::runsSeries)) {
@@ -684,7 +685,8 @@ public final class Evidence {
       + " the same side, SERIES / PATCHED is the quotient of the two estimates: below 1 the"
       + " series delivers less than the module (a point figure: the two come from separate"
       + " runs).\n\n");
-    s.append("| case | against | SERIES / it | PATCHED / it (same benchmark) | SERIES / PATCHED |\n");
+    s.append("| case | against | SERIES / it | PATCHED / it (same benchmark) |"
+      + " SERIES / PATCHED |\n");
     s.append("|---|---|---|---|---:|\n");
     for (Outcome o : series) {
       Row r = o.row();
@@ -823,14 +825,15 @@ public final class Evidence {
   static String readmeBlock(Path root, List<Row> all) throws IOException, BadInputException {
     StringBuilder s = new StringBuilder();
     s.append("| change | targets decided by `mvn -Pjmh verify` | against the release"
-      + " (UPSTREAM) | against before the change (BASELINE) | report |\n");
-    s.append("|---|---|---|---|---|\n");
+      + " (UPSTREAM) | against before the change (BASELINE) | the upstream series as applied"
+      + " (SERIES / UPSTREAM) | report |\n");
+    s.append("|---|---|---|---|---|---|\n");
     for (String change : changes(all)) {
       Current c = current(root, all, change);
       String link = root.relativize(moduleDir(root, change).resolve("results").resolve(REPORT))
         .toString().replace('\\', '/');
       if (c.outcomes().isEmpty()) {
-        s.append("| ").append(change).append(" | not measured yet | - | - | - |\n");
+        s.append("| ").append(change).append(" | not measured yet | - | - | - | - |\n");
         continue;
       }
       Map<String, Integer> counts = new LinkedHashMap<>();
@@ -856,7 +859,8 @@ public final class Evidence {
       s.append("| ").append(change).append(" | ").append(decided)
         .append(c.stale() ? " (**stale**: " + c.staleWhy() + ")" : "").append(" | ")
         .append(headline(c, "UPSTREAM")).append(" | ").append(headline(c, "BASELINE"))
-        .append(" | [report](").append(link).append(") |\n");
+        .append(" | ").append(seriesHeadline(c)).append(" | [report](").append(link)
+        .append(") |\n");
     }
     return s.toString();
   }
@@ -868,6 +872,17 @@ public final class Evidence {
         ForkStats.Interval i = o.interval();
         return Compare.sig3(i.estimate()) + "x [" + Compare.sig3(i.low()) + ", "
           + Compare.sig3(i.high()) + "] " + o.verdict() + " (" + shortCase(o.row()) + ")";
+      }
+    }
+    return "-";
+  }
+
+  /** The first SERIES row: "1.16x [1.05, 1.28] B better (case)", or "-" without one. */
+  private static String seriesHeadline(Current c) {
+    for (Outcome o : c.outcomes()) {
+      if ("SERIES".equals(o.row().params().get("b"))) {
+        return interval(o.interval()).replaceFirst(" \\[", "x [") + " " + o.verdict() + " ("
+          + shortCase(o.row()) + ")";
       }
     }
     return "-";

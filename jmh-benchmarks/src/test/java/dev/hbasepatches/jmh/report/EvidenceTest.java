@@ -228,7 +228,8 @@ public class EvidenceTest {
     Evidence.Outcome patched = outcome("g-upstream", "c:get", "UPSTREAM", "PATCHED", 1.6);
     Evidence.Outcome otherCase = outcome("s-upstream", "c:scan", "UPSTREAM", "PATCHED", 3);
     Evidence.Outcome otherSide = outcome("g-baseline", "c:get", "BASELINE", "PATCHED", 5);
-    String s = Evidence.seriesSection(List.of(otherCase, otherSide, series, patched), tmp.getRoot().toPath());
+    String s = Evidence.seriesSection(List.of(otherCase, otherSide, series, patched),
+      tmp.getRoot().toPath());
     assertTrue(s, s.contains("| get | UPSTREAM | 1.2 [1.1, 1.3] (g-series) | 1.6 [1.5, 1.7]"
       + " (g-upstream) | 0.75 |"));
     s = Evidence.seriesSection(List.of(otherCase, otherSide, series), tmp.getRoot().toPath());

@@ -75,7 +75,8 @@ public class QuotedNumbersTest {
       return walk.filter(Files::isRegularFile)
         .filter(p -> {
           String rel = root.relativize(p).toString().replace('\\', '/');
-          return !rel.startsWith(".git/") && !rel.contains("/target/") && !rel.startsWith("target/");
+          return !rel.startsWith(".git/") && !rel.contains("/target/")
+            && !rel.startsWith("target/");
         }).sorted().collect(Collectors.toList());
     }
   }
@@ -112,9 +113,11 @@ public class QuotedNumbersTest {
 
   @Test
   public void readsEveryWayAResultWritesAnInterval() {
-    assertEquals(Set.of("1.62 [1.45, 1.82]"), intervals("gains **1.62x [1.45, 1.82]** here", false));
+    assertEquals(Set.of("1.62 [1.45, 1.82]"),
+      intervals("gains **1.62x [1.45, 1.82]** here", false));
     assertEquals(Set.of("102 [91, 113]"), intervals("| 102 | [91, 113] |", true));
-    assertEquals(Set.of("1.63 [1.54, 1.73]"), intervals("**1.63x\n  BASELINE [1.54, 1.73]**", false));
+    assertEquals(Set.of("1.63 [1.54, 1.73]"),
+      intervals("**1.63x\n  BASELINE [1.54, 1.73]**", false));
     assertEquals(Set.of("0.83 [0.41, 1.66]"), intervals("is 0.83\n  [0.41, 1.66].", true));
     assertEquals(Set.of("0.769 [0.755, 0.783]"), intervals("| 0.769 | 0.755 to 0.783 |", true));
     assertEquals(Set.of("1500 [1200, 1800]"), intervals("1,500 [1,200, 1,800]", false));
