@@ -19,9 +19,8 @@ package dev.hbasepatches.jmh.checksum;
 
 import dev.hbasepatches.checksum.BlockLayout;
 import dev.hbasepatches.checksum.MalformedBlockException;
-import dev.hbasepatches.jmh.AbbaSchedule;
 import dev.hbasepatches.jmh.AbbaSlots;
-import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.jmh.AbbaToggleBenchmark;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.util.ChecksumType;
@@ -35,7 +34,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
 
 /**
  * {@link BlockChecksumBenchmark}'s per-block work, verify or generate, with two modes in one fork:
@@ -62,19 +60,10 @@ import org.openjdk.jmh.infra.IterationParams;
 // measured block; six measured blocks per fork.
 @Warmup(iterations = 12, time = 1)
 @Measurement(iterations = 24, time = 1)
-public class ChecksumToggleBenchmark extends HBaseBenchmark {
+public class ChecksumToggleBenchmark extends AbbaToggleBenchmark {
 
-  /** The mode of slot A (BASELINE, PATCHED or UPSTREAM): the reference of the ratio B / A. */
-  @Param({ "BASELINE" })
-  public String a;
 
-  /** The mode of slot B. */
-  @Param({ "PATCHED" })
-  public String b;
 
-  /** {@code ABBA}, or {@code alternate} (A B B A, then B A A B, and so on). */
-  @Param({ "ABBA" })
-  public String order;
 
   @Param({ "HEAP", "DIRECT", "MULTI" })
   public BufferKind buffer;
@@ -92,14 +81,12 @@ public class ChecksumToggleBenchmark extends HBaseBenchmark {
   private Mode modeB;
   private ChecksumBlockFixture blockA;
   private ChecksumBlockFixture blockB;
-  private AbbaSchedule schedule;
-  private boolean inB;
 
   @Setup(Level.Trial)
   public void setUp() throws MalformedBlockException {
+    startBlocks();
     modeA = Mode.parse("a", a);
     modeB = Mode.parse("b", b);
-    schedule = new AbbaSchedule(order);
     blockA = new ChecksumBlockFixture(modeA, buffer, checksumType, bytesPerChecksum, blockSize);
     blockB = new ChecksumBlockFixture(modeB, buffer, checksumType, bytesPerChecksum, blockSize);
     checkSameWork(blockA, blockB);
@@ -129,12 +116,6 @@ public class ChecksumToggleBenchmark extends HBaseBenchmark {
         }
       }
     }
-  }
-
-  /** Picks this iteration's slot: A B B A (mirrored every other block with {@code alternate}). */
-  @Setup(Level.Iteration)
-  public void pickSlot(IterationParams iteration) {
-    inB = schedule.nextIsB(iteration);
   }
 
   /** The mode the running iteration checksums with. */

@@ -17,9 +17,8 @@
  */
 package dev.hbasepatches.jmh.localindexpruning;
 
-import dev.hbasepatches.jmh.AbbaSchedule;
 import dev.hbasepatches.jmh.AbbaSlots;
-import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.jmh.AbbaToggleBenchmark;
 import dev.hbasepatches.localindex.LocalIndexQueryExecutor;
 import java.sql.SQLException;
 import java.util.TreeSet;
@@ -35,7 +34,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
 
 /**
  * {@link LocalIndexPlanBenchmark#select}, the region selection of a LOCAL index query, with two
@@ -62,19 +60,10 @@ import org.openjdk.jmh.infra.IterationParams;
 // Warmup alternates too (three whole blocks); six measured blocks per fork.
 @Warmup(iterations = 12, time = 1)
 @Measurement(iterations = 24, time = 1)
-public class LocalIndexToggleBenchmark extends HBaseBenchmark {
+public class LocalIndexToggleBenchmark extends AbbaToggleBenchmark {
 
-  /** The mode of slot A (BASELINE, PATCHED or UPSTREAM): the reference of the ratio B / A. */
-  @Param({ "BASELINE" })
-  public String a;
 
-  /** The mode of slot B. */
-  @Param({ "PATCHED" })
-  public String b;
 
-  /** {@code ABBA}, or {@code alternate} (A B B A, then B A A B, and so on). */
-  @Param({ "ABBA" })
-  public String order;
 
   @Param({ "100", "1000", "10000", "100000" })
   public int regions;
@@ -88,14 +77,12 @@ public class LocalIndexToggleBenchmark extends HBaseBenchmark {
   private LocalIndexQuery query;
   private LocalIndexQueryExecutor.Planned compiledA;
   private LocalIndexQueryExecutor.Planned compiledB;
-  private AbbaSchedule schedule;
-  private boolean inB;
 
   @Setup(Level.Trial)
   public void setUp() throws SQLException {
+    startBlocks();
     modeA = Mode.parse("a", a);
     modeB = Mode.parse("b", b);
-    schedule = new AbbaSchedule(order);
     query = LocalIndexQuery.open(regions, shape);
     try {
       compiledA = LocalIndexQuery.executor(modeA).planScans(query.statement);
@@ -156,12 +143,6 @@ public class LocalIndexToggleBenchmark extends HBaseBenchmark {
       query.close();
       query = null;
     }
-  }
-
-  /** Picks this iteration's slot: A B B A (mirrored every other block with {@code alternate}). */
-  @Setup(Level.Iteration)
-  public void pickSlot(IterationParams iteration) {
-    inB = schedule.nextIsB(iteration);
   }
 
   /** The mode the running iteration selects regions with. */

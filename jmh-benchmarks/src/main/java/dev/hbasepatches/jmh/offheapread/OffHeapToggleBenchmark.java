@@ -17,9 +17,8 @@
  */
 package dev.hbasepatches.jmh.offheapread;
 
-import dev.hbasepatches.jmh.AbbaSchedule;
 import dev.hbasepatches.jmh.AbbaSlots;
-import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.jmh.AbbaToggleBenchmark;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -38,7 +37,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
 
 /**
  * {@link OffHeapReadBenchmark}'s reads with two modes in one fork: each slot has its own block
@@ -70,19 +68,10 @@ import org.openjdk.jmh.infra.IterationParams;
 // Warmup alternates too (three whole blocks); six measured blocks per fork.
 @Warmup(iterations = 12, time = 1)
 @Measurement(iterations = 24, time = 1)
-public class OffHeapToggleBenchmark extends HBaseBenchmark {
+public class OffHeapToggleBenchmark extends AbbaToggleBenchmark {
 
-  /** The mode of slot A (BASELINE, PATCHED or UPSTREAM): the reference of the ratio B / A. */
-  @Param({ "BASELINE" })
-  public String a;
 
-  /** The mode of slot B. */
-  @Param({ "PATCHED" })
-  public String b;
 
-  /** {@code ABBA}, or {@code alternate} (A B B A, then B A A B, and so on). */
-  @Param({ "ABBA" })
-  public String order;
 
   @Param({ "multiGet", "scan", "churn" })
   public String workload;
@@ -97,14 +86,12 @@ public class OffHeapToggleBenchmark extends HBaseBenchmark {
   private Mode modeB;
   private OffHeapFixture fixtureA;
   private OffHeapFixture fixtureB;
-  private AbbaSchedule schedule;
-  private boolean inB;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
+    startBlocks();
     modeA = Mode.parse("a", a);
     modeB = Mode.parse("b", b);
-    schedule = new AbbaSchedule(order);
     OffHeapFixture.checkParams(workload, "total");
     try {
       fixtureA = OffHeapFixture.open("offheap_a", modeA, workload, valueSize, 0, "total");
@@ -152,12 +139,6 @@ public class OffHeapToggleBenchmark extends HBaseBenchmark {
         fixtureB = null;
       }
     }
-  }
-
-  /** Picks this iteration's slot: A B B A (mirrored every other block with {@code alternate}). */
-  @Setup(Level.Iteration)
-  public void pickSlot(IterationParams iteration) {
-    inB = schedule.nextIsB(iteration);
   }
 
   /** Samples the L2 capacity of the slot the iteration read. */

@@ -17,9 +17,8 @@
  */
 package dev.hbasepatches.jmh.series;
 
-import dev.hbasepatches.jmh.AbbaSchedule;
 import dev.hbasepatches.jmh.AbbaSlots;
-import dev.hbasepatches.jmh.HBaseBenchmark;
+import dev.hbasepatches.jmh.AbbaToggleBenchmark;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,7 +31,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
 
 /**
  * A change's upstream series as applied, against the release it was applied to, both in one fork:
@@ -63,7 +61,7 @@ import org.openjdk.jmh.infra.IterationParams;
 // Warmup alternates too, so both sides' read paths are compiled before the first measured block.
 @Warmup(iterations = 16, time = 1)
 @Measurement(iterations = 32, time = 1)
-public class SeriesToggleBenchmark extends HBaseBenchmark {
+public class SeriesToggleBenchmark extends AbbaToggleBenchmark {
 
   /**
    * The change and its case, {@code CHANGE:CASE}, the case's parts split on '/' (see
@@ -72,26 +70,15 @@ public class SeriesToggleBenchmark extends HBaseBenchmark {
   @Param({ "seek-skip:oneVersionOfTen/4" })
   public String target;
 
-  /** The side of slot A: the reference of the ratio B / A. */
-  @Param({ "UPSTREAM" })
-  public String a;
 
-  /** The side of slot B. */
-  @Param({ "SERIES" })
-  public String b;
 
-  /** {@code ABBA}, or {@code alternate} (A B B A, then B A A B, and so on). */
-  @Param({ "ABBA" })
-  public String order;
 
   private Side sideA;
   private Side sideB;
-  private AbbaSchedule schedule;
-  private boolean inB;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    schedule = new AbbaSchedule(order);
+    startBlocks();
     int colon = target.indexOf(':');
     if (colon <= 0) {
       throw new IllegalArgumentException("target must be CHANGE:CASE, e.g. "
@@ -128,12 +115,6 @@ public class SeriesToggleBenchmark extends HBaseBenchmark {
         sideB.close();
       }
     }
-  }
-
-  /** Picks this iteration's slot: A B B A (mirrored every other block with {@code alternate}). */
-  @Setup(Level.Iteration)
-  public void pickSlot(IterationParams iteration) {
-    inB = schedule.nextIsB(iteration);
   }
 
   @Benchmark

@@ -93,6 +93,11 @@ public class EvidenceTest {
           }
         }
       }
+      if (dev.hbasepatches.jmh.AbbaToggleBenchmark.class.isAssignableFrom(c)) {
+        // The slots' defaults serve runs by hand; a target says what it compares.
+        assertTrue(r.id() + ": a toggle's target must pin a and b",
+          r.params().containsKey("a") && r.params().containsKey("b"));
+      }
       for (String key : r.params().keySet()) {
         assertTrue(r.id() + ": " + key + " is no @Param of " + r.benchmark(),
           params.contains(key) || List.of("threads", "wi", "i").contains(key));
