@@ -877,11 +877,16 @@ public final class Evidence {
     return "-";
   }
 
-  /** The first SERIES row: "1.16x [1.05, 1.28] B better (case)", or "-" without one. */
+  /**
+   * The first SERIES row: "1.16x [1.05, 1.28] faster (case)" (slower, or no difference shown),
+   * or "-" without one.
+   */
   private static String seriesHeadline(Current c) {
     for (Outcome o : c.outcomes()) {
       if ("SERIES".equals(o.row().params().get("b"))) {
-        return interval(o.interval()).replaceFirst(" \\[", "x [") + " " + o.verdict() + " ("
+        String verdict = o.verdict().equals("B better") ? "faster"
+          : o.verdict().equals("A better") ? "slower" : o.verdict();
+        return interval(o.interval()).replaceFirst(" \\[", "x [") + " " + verdict + " ("
           + shortCase(o.row()) + ")";
       }
     }
