@@ -80,8 +80,9 @@ public class TimelineSideTest {
       }
       String u = upstream.describe();
       String s = series.describe();
-      assertTrue(u, u.contains("ConnectionImplementation from hbase-client"));
+      assertTrue(u, u.contains("ConnectionImplementation from "));
       assertFalse(u, u.contains(SERIES_JAR));
+      assertFalse(u, u.contains("ReplicaHedgePolicy"));
       assertTrue(s, s.contains("ConnectionImplementation from " + SERIES_JAR));
       assertTrue(s, s.contains("ReplicaHedgePolicy from " + SERIES_JAR + " with "
         + TimelineSides.SERIES_ADAPTIVE + "=true " + TimelineSides.SERIES_ONE_FIRST + "=true"));
@@ -101,14 +102,16 @@ public class TimelineSideTest {
    * Every read is of a slow row (the primary sleeps 30 ms, beyond the 10 ms primary timeout), so
    * every read hedges: HBase's client as released asks both secondaries at once, the series with
    * one.secondary.first the faster one only, the second only if the first has not answered within
-   * another hedge delay. Counted by the servers' observer, after the last late request arrived.
+   * another hedge delay (on a busy machine a secondary is sometimes that slow: the bound is the
+   * midpoint between one and two). Counted by the servers' observer, after the last late request
+   * arrived.
    */
   @Test
   public void theSeriesAsksOneSecondaryWhereUpstreamAsksBoth() throws Exception {
     double upstream = secondaryGetsPerRead("UPSTREAM");
     double series = secondaryGetsPerRead("SERIES");
     assertTrue("UPSTREAM " + upstream, upstream > 1.5);
-    assertTrue("SERIES " + series, series >= 1.0 && series < 1.3);
+    assertTrue("SERIES " + series, series >= 1.0 && series < 1.5);
   }
 
   private static double secondaryGetsPerRead(String side) throws Exception {
