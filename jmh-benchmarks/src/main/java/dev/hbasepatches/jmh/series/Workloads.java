@@ -55,14 +55,14 @@ import java.util.List;
  * <li>{@code local-index-pruning}: {@code shape/regions}, e.g. {@code point/10000}: a local index
  * query's region selection on Phoenix 5.2.1 (LocalIndexSides); SERIES is the series' 5.2.1
  * variant in front of Phoenix's classes.</li>
- * <li>{@code timeline-reads}: {@code slowPrimary[/slowPercent[/pauseMs]]}, default
- * {@code slowPrimary/3/50}: per operation 10 TIMELINE Gets, one after the other, of a table with
- * region replication 3 on a 3-RegionServer minicluster (stock HBase, one per JVM, shared by both
- * sides) whose primary sleeps {@code pauseMs} before serving the slow rows, {@code slowPercent}
- * of every 100 reads (TimelineSides); UPSTREAM is HBase's sync client with the default
- * {@code hbase.client.primaryCallTimeout.get}, SERIES the same call with the series in front and
- * {@code hbase.client.replica.hedge.adaptive} and
- * {@code hbase.client.replica.hedge.one.secondary.first} true, PATCHED the module's
+ * <li>{@code timeline-reads}: {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]},
+ * default {@code slowPrimary/3/50}: per operation 10 TIMELINE Gets, one after the other, of a
+ * table with region replication 3 on a 3-RegionServer minicluster (stock HBase, one per JVM,
+ * shared by both sides) whose primary sleeps {@code pauseMs} before serving the slow rows,
+ * {@code slowPercent} of every 100 reads (TimelineSides); UPSTREAM is HBase's sync client with
+ * {@code hbase.client.primaryCallTimeout.get} at its default (or {@code primaryTimeoutMs}),
+ * SERIES the same call with the series in front and {@code hbase.client.replica.hedge.adaptive}
+ * and {@code hbase.client.replica.hedge.one.secondary.first} true, PATCHED the module's
  * {@code TimelineReader}, BASELINE its STRONG mode.</li>
  * </ul>
  */

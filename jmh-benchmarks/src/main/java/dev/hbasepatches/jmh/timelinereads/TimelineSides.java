@@ -52,10 +52,11 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The timeline-reads change's sides for the series comparison ({@code dev.hbasepatches.jmh.series}):
- * TIMELINE Gets from a table of region replication 3 on a real 3-RegionServer minicluster whose
- * primary replica is slow for a seeded share of the reads. The cluster is stock HBase, started
- * once per JVM in a class loader of its own ({@link TimelineCluster}) and shared by every side,
+ * The timeline-reads change's sides for the series comparison
+ * ({@code dev.hbasepatches.jmh.series}): TIMELINE Gets from a table of region replication 3 on a
+ * real 3-RegionServer minicluster, whose primary replica is slow for a seeded share of the reads.
+ * The cluster is stock HBase, started once per JVM in a class loader of its own
+ * ({@link TimelineCluster}) and shared by every side,
  * whose clients connect to it through its ZooKeeper quorum; only the client differs:
  * <ul>
  * <li>UPSTREAM: HBase's sync client as released, {@code Table.get} of a Get with
@@ -70,14 +71,20 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>BASELINE: the module's BASELINE mode, which reads STRONG: every Get waits for the
  * primary.</li>
  * </ul>
- * Case {@code slowPrimary[/slowPercent[/pauseMs]]} (default {@code slowPrimary/3/50}): one
+ * Case {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]} (default
+ * {@code slowPrimary/3/50}, {@code primaryTimeoutMs} unset: HBase's default): one
  * operation is {@link #GETS_PER_OP} TIMELINE Gets, one after the other, of rows chosen from a
  * seeded random stream, in which every run of 100 reads has exactly {@code slowPercent} reads of
  * a slow row at seeded places; the primary sleeps {@code pauseMs} before serving a slow row
  * ({@link SlowPrimaryObserver}). Every side reads the same rows in the same order; each Get must
  * return the row's one cell with its value, or the operation fails; the operation returns the
- * cells read. The description counts the Gets the servers' secondaries served per read of the
- * side (from the observer's counters) and the stale answers.
+ * cells read. {@code primaryTimeoutMs}, when given, sets
+ * {@code hbase.client.primaryCallTimeout.get} on every side's client (HBase's sync client waits
+ * that long for the primary; the module's reader does not read it); the benchmark's rows leave it
+ * at HBase's default, a test sets it far above a secondary's answer time so that whether one or
+ * two secondaries are asked does not depend on how busy the machine is. The description counts
+ * the Gets the servers' secondaries served per read of the side (from the observer's counters)
+ * and the stale answers.
  */
 public final class TimelineSides {
 
@@ -89,7 +96,9 @@ public final class TimelineSides {
   static final int VALUE_BYTES = 100;
   private static final long SEED = 4242L;
   private static final String CHANGE = "timeline-reads";
-  private static final String CASES = "slowPrimary[/slowPercent[/pauseMs]]";
+  private static final String CASES = "slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]";
+  /** HBase's key for the sync client's wait on the primary, in microseconds. */
+  static final String PRIMARY_TIMEOUT = "hbase.client.primaryCallTimeout.get";
   /** Where the running cluster is kept, in {@link System#getProperties()}: JDK types only. */
   private static final String REGISTRY = "dev.hbasepatches.jmh.timelinereads.cluster";
 
@@ -111,14 +120,16 @@ public final class TimelineSides {
     return v;
   }
 
-  /** Case {@code slowPrimary[/slowPercent[/pauseMs]]} on {@code side}. */
+  /** Case {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]} on {@code side}. */
   public static SideWorkload open(String side, String caseSpec) throws IOException {
-    String[] p = SideWorkload.parts(CHANGE, caseSpec, 1, "slowPrimary", "slowPercent", "pauseMs");
+    String[] p = SideWorkload.parts(CHANGE, caseSpec, 1, "slowPrimary", "slowPercent", "pauseMs",
+      "primaryTimeoutMs");
     if (!p[0].equals("slowPrimary")) {
       throw new IllegalArgumentException(CHANGE + " case '" + caseSpec + "' must be " + CASES);
     }
     int percent = SideWorkload.intPart(CHANGE, p, 1, 3);
     int pauseMs = SideWorkload.intPart(CHANGE, p, 2, 50);
+    int timeoutMs = SideWorkload.intPart(CHANGE, p, 3, 0);
     if (percent < 0 || percent > 100) {
       throw new IllegalArgumentException(CHANGE + ": slowPercent is " + percent
         + ", must be from 0 to 100");
@@ -127,11 +138,20 @@ public final class TimelineSides {
       throw new IllegalArgumentException(CHANGE + ": pauseMs is " + pauseMs
         + ", must be from 1 to 10000");
     }
+    if (p.length > 3 && (timeoutMs < 1 || timeoutMs > 10_000)) {
+      throw new IllegalArgumentException(CHANGE + ": primaryTimeoutMs is " + timeoutMs
+        + ", must be from 1 to 10000");
+    }
+    String caseName = "slowPrimary/" + percent + "/" + pauseMs + (p.length > 3 ? "/" + timeoutMs
+      : "");
     Lease lease = Lease.acquire(pauseMs);
     Reader reader = null;
     try {
       Configuration conf = HBaseConfiguration.create();
       lease.conf.forEach(conf::set);
+      if (p.length > 3) {
+        conf.setLong(PRIMARY_TIMEOUT, TimeUnit.MILLISECONDS.toMicros(timeoutMs));
+      }
       switch (side) {
         case "UPSTREAM":
           reader = stock(conf, false);
@@ -152,7 +172,7 @@ public final class TimelineSides {
         default:
           throw SideWorkload.noSide(CHANGE, side, "one of UPSTREAM, SERIES, PATCHED, BASELINE");
       }
-      return new Reads(side, "slowPrimary/" + percent + "/" + pauseMs, percent, reader, lease);
+      return new Reads(side, caseName, percent, reader, lease);
     } catch (IOException | RuntimeException | Error e) {
       try {
         if (reader != null) {
@@ -179,8 +199,8 @@ public final class TimelineSides {
     Connection conn = ConnectionFactory.createConnection(conf);
     try {
       Table table = conn.getTable(TimelineCluster.TABLE);
-      String what = "HBase's sync client, Table.get, hbase.client.primaryCallTimeout.get="
-        + conf.get("hbase.client.primaryCallTimeout.get", "10000 (default)") + " us; "
+      String what = "HBase's sync client, Table.get, " + PRIMARY_TIMEOUT + "="
+        + conf.get(PRIMARY_TIMEOUT, "10000 (default)") + " us; "
         + from(conn.getClass());
       if (series) {
         what += "; " + seriesPolicy(conn);
