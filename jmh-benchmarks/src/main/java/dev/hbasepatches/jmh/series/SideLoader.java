@@ -118,8 +118,9 @@ public final class SideLoader {
       if (in == null) {
         throw new IllegalStateException("no upstream series is packaged for change '" + change
           + "' (no resource " + resource + " next to " + SideLoader.class.getName()
-          + "); changes with a series: checksum, offheap-read, quotas, row-index, seek-skip, "
-          + "timeline-reads; build with `mvn package -pl jmh-benchmarks -am`");
+          + "); changes with a series: checksum, local-index-pruning, offheap-read, quotas, "
+          + "row-index, seek-skip, timeline-reads; build with "
+          + "`mvn package -pl jmh-benchmarks -am`");
       }
       Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
       return jar;

@@ -23,6 +23,7 @@ import dev.hbasepatches.jmh.offheapread.OffHeapSides;
 import dev.hbasepatches.jmh.quotas.QuotaSides;
 import dev.hbasepatches.jmh.rowindex.RowIndexSides;
 import dev.hbasepatches.jmh.seekskip.SeekSkipSides;
+import dev.hbasepatches.jmh.timelinereads.TimelineSides;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,13 +55,23 @@ import java.util.List;
  * <li>{@code local-index-pruning}: {@code shape/regions}, e.g. {@code point/10000}: a local index
  * query's region selection on Phoenix 5.2.1 (LocalIndexSides); SERIES is the series' 5.2.1
  * variant in front of Phoenix's classes.</li>
+ * <li>{@code timeline-reads}: {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]},
+ * default {@code slowPrimary/3/50}: per operation 10 TIMELINE Gets, one after the other, of a
+ * table with region replication 3 on a 3-RegionServer minicluster (stock HBase, one per JVM,
+ * shared by both sides) whose primary sleeps {@code pauseMs} before serving the slow rows,
+ * {@code slowPercent} of every 100 reads (TimelineSides); UPSTREAM is HBase's sync client with
+ * {@code hbase.client.primaryCallTimeout.get} at its default (or {@code primaryTimeoutMs}),
+ * SERIES the same call with the series in front and {@code hbase.client.replica.hedge.adaptive}
+ * and {@code hbase.client.replica.hedge.one.secondary.first} true, PATCHED the module's
+ * {@code TimelineReader}, BASELINE its STRONG mode.</li>
  * </ul>
  */
 public final class Workloads {
 
   /** The changes with a workload here. */
   public static final List<String> CHANGES =
-    List.of("seek-skip", "row-index", "checksum", "offheap-read", "quotas", "local-index-pruning");
+    List.of("seek-skip", "row-index", "checksum", "offheap-read", "quotas", "local-index-pruning",
+      "timeline-reads");
 
   private Workloads() {
   }
@@ -81,6 +92,8 @@ public final class Workloads {
         return QuotaSides.open(side, caseSpec);
       case "local-index-pruning":
         return LocalIndexSides.open(side, caseSpec);
+      case "timeline-reads":
+        return TimelineSides.open(side, caseSpec);
       default:
         throw new IllegalArgumentException(
           "no series workload for change '" + change + "'; one of " + CHANGES);
