@@ -246,15 +246,29 @@ public class OffHeapRegionServerRestartTest {
     }
   }
 
+  /**
+   * Moves the table's region to {@code target} and waits until meta shows it there. The master
+   * skips a move to a server its balancer does not know yet (one that just started), so the move
+   * is asked again every few seconds until it takes.
+   */
   private static void moveTo(ServerName target) throws Exception {
-    try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
-      if (!target.equals(location())) {
-        CLUSTER.admin().move(l.getRegionLocation(row(0), true).getRegion()
-          .getEncodedNameAsBytes(), target);
+    long[] lastAsk = { 0 };
+    CLUSTER.util().waitFor(120_000, 200, () -> {
+      if (target.equals(location())) {
+        return true;
       }
-    }
+      if (System.nanoTime() - lastAsk[0] > 5_000_000_000L
+        && !CLUSTER.util().getMiniHBaseCluster().getMaster().getAssignmentManager()
+          .hasRegionsInTransition()) {
+        lastAsk[0] = System.nanoTime();
+        try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE)) {
+          CLUSTER.admin().move(l.getRegionLocation(row(0), true).getRegion()
+            .getEncodedNameAsBytes(), target);
+        }
+      }
+      return false;
+    });
     CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
-    CLUSTER.util().waitFor(120_000, 100, () -> target.equals(location()));
   }
 
   private static int sum(List<Reader> readers) {
