@@ -79,7 +79,7 @@ import org.junit.runners.MethodSorters;
  * <p>
  * A RegionServer restart mid-read ends the class (it changes the servers the others use).
  * <p>
- * The stress runs {@code timeline.stress.seconds} (10 by default; {@code -Ptimeline-stress} runs
+ * The stress runs {@code timeline.stress.seconds} (10 by default; {@code -Pstress} runs
  * it for five minutes) with seed {@code timeline.stress.seed}.
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
