@@ -155,6 +155,7 @@ public class OffHeapMiniClusterTest {
         : bad.getRegionServerCoprocessorHost().getCoprocessors()),
       bad.isAborted() || bad.isStopped());
     t.join(60_000);
+    assertFalse("the refused RegionServer's thread ended", t.isAlive());
     assertFalse(bad.isOnline());
   }
 

@@ -46,7 +46,7 @@ import org.junit.Test;
  * <p>
  * Seeded ({@code -Dhbasepatches.offheap.stress.seed=N}, printed) and bounded: it runs for
  * {@code hbasepatches.offheap.stress.seconds} (a few seconds in {@code mvn verify}; the
- * {@code offheap-stress-long} profile runs minutes), and past that until the inserter has done
+ * {@code stress} profile runs minutes), and past that until the inserter has done
  * {@link #MIN_INSERTS}, so a slow machine still covers every path.
  */
 public class SlabBlockCacheStressTest {

@@ -17,6 +17,8 @@
  */
 package dev.hbasepatches.quotas;
 
+import dev.hbasepatches.quotas.limit.SmoothRateLimit;
+import dev.hbasepatches.quotas.limit.Ticker;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -51,11 +53,17 @@ public class ThrottlingRegionServer extends HRegionServer {
   private final RegionServerRpcQuotaManager ours;
 
   public ThrottlingRegionServer(Configuration conf) throws IOException {
+    this(conf, Ticker.SYSTEM);
+  }
+
+  /** @param clock the PATCHED limiters' clock (tests step a manual one) */
+  ThrottlingRegionServer(Configuration conf, Ticker clock) throws IOException {
     super(checkedBeforeStart(conf));
     this.mode = QuotaMode.from(conf);
     switch (mode) {
       case PATCHED:
-        ours = new PacedRpcQuotaManager(this);
+        ours = new PacedRpcQuotaManager(this,
+          (units, period) -> new SmoothRateLimit(units, period, clock));
         break;
       case BASELINE:
         ours = new UnthrottledRpcQuotaManager(this);

@@ -17,61 +17,19 @@
  */
 package dev.hbasepatches.quotas;
 
-import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.quotas.RpcThrottlingException;
 import org.apache.hadoop.hbase.security.User;
 
 /**
- * Client-side load for the minicluster tests: a user's own connection (no retries, so every
- * throttle refusal reaches the caller), and closed-loop workers that count admitted and refused
- * operations. A refused worker sleeps the wait the server advertised, as a well-behaved client
- * does, so the test also shows the advertised wait is usable.
+ * Clients for the minicluster tests: a user's own connection (no retries, so every throttle
+ * refusal reaches the caller), and the throttling refusal inside what a call threw.
  */
 final class LoadProbe {
-
-  /** One operation against a table. */
-  @FunctionalInterface
-  interface Op {
-    void run(Table table, long i) throws IOException;
-  }
-
-  /** What a run saw. */
-  static final class Tally {
-    final AtomicLong admitted = new AtomicLong();
-    final AtomicLong throttled = new AtomicLong();
-    final AtomicLong minWaitMs = new AtomicLong(Long.MAX_VALUE);
-    final AtomicLong maxWaitMs = new AtomicLong();
-    final List<Throwable> failures = new ArrayList<>();
-    volatile long elapsedNanos;
-
-    double seconds() {
-      return elapsedNanos / 1e9;
-    }
-
-    @Override
-    public String toString() {
-      String first;
-      synchronized (failures) {
-        first = failures.isEmpty() ? "" : " (first: " + failures.get(0) + ")";
-      }
-      return "admitted=" + admitted + " throttled=" + throttled + " wait(ms)=[" + minWaitMs
-        + ", " + maxWaitMs + "] failures=" + failures.size() + first + " over "
-        + String.format("%.2f s", seconds());
-    }
-  }
 
   private LoadProbe() {
   }
@@ -96,58 +54,5 @@ final class LoadProbe {
       }
     }
     return null;
-  }
-
-  /**
-   * Runs {@code threads} closed-loop workers until {@code done} holds for what they saw (checked
-   * between operations), and waits for them. Runs end on behaviour, never on a duration, so a
-   * slow machine takes longer instead of seeing less; the case's own timeout bounds it.
-   */
-  static Tally runUntil(Connection c, TableName table, int threads,
-    java.util.function.Predicate<Tally> done, Op op) throws Exception {
-    Tally tally = new Tally();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    long start = System.nanoTime();
-    List<Future<?>> futures = new ArrayList<>();
-    for (int w = 0; w < threads; w++) {
-      final long seed = w * 1_000_003L;
-      futures.add(pool.submit(() -> {
-        try (Table t = c.getTable(table)) {
-          long i = seed;
-          while (!done.test(tally)) {
-            try {
-              op.run(t, i++);
-              tally.admitted.incrementAndGet();
-            } catch (IOException e) {
-              RpcThrottlingException r = throttling(e);
-              if (r == null) {
-                synchronized (tally.failures) {
-                  tally.failures.add(e);
-                }
-                if (tally.failures.size() > 100) {
-                  return null; // the case fails on them; do not spin
-                }
-                continue;
-              }
-              tally.throttled.incrementAndGet();
-              long wait = r.getWaitInterval();
-              tally.minWaitMs.accumulateAndGet(wait, Math::min);
-              tally.maxWaitMs.accumulateAndGet(wait, Math::max);
-              Thread.sleep(wait);
-            }
-          }
-        }
-        return null;
-      }));
-    }
-    try {
-      for (Future<?> f : futures) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    tally.elapsedNanos = System.nanoTime() - start;
-    return tally;
   }
 }

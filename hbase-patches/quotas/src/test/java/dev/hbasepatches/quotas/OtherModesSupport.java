@@ -20,7 +20,6 @@ package dev.hbasepatches.quotas;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -52,12 +51,14 @@ final class OtherModesSupport {
     }
   }
 
-  /** Reads for up to {@code millis}; returns the first throttling refusal, or null if none. */
+  /**
+   * Reads up to {@code reads} times; returns the first throttling refusal, or null if every read
+   * was answered.
+   */
   static org.apache.hadoop.hbase.quotas.RpcThrottlingException readUntilThrottled(Connection c,
-    TableName name, long millis) throws IOException {
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    TableName name, int reads) throws IOException {
     try (Table t = c.getTable(name)) {
-      for (int i = 0; System.nanoTime() < end; i++) {
+      for (int i = 0; i < reads; i++) {
         try {
           t.get(new Get(Bytes.toBytes(i % ROWS)));
         } catch (IOException e) {

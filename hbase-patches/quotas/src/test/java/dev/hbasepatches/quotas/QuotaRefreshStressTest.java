@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Bounded by operations, not time: {@code hbasepatches.quotas.stress.ops} per worker (default
  * 20,000, a few seconds) and {@code hbasepatches.quotas.stress.seeds} seeds (default 2). The
- * module's {@code quotas-stress-long} profile runs 1,000,000 operations per worker over 5 seeds;
+ * module's {@code stress} profile runs 1,000,000 operations per worker over 5 seeds;
  * {@code hbasepatches.quotas.stress.seed} replays one seed.
  */
 public class QuotaRefreshStressTest {

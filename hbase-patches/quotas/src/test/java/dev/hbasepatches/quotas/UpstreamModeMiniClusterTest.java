@@ -72,8 +72,9 @@ public class UpstreamModeMiniClusterTest {
     try (Connection erin =
       LoadProbe.connect(CLUSTER.conf(), LoadProbe.user(CLUSTER.conf(), "erin"))) {
       // HBase's cache learns of a user on its first request and loads the user's quota on the
-      // next refresh, so the first second or so of requests is free.
-      RpcThrottlingException r = OtherModesSupport.readUntilThrottled(erin, name, 20_000);
+      // next refresh, so the first requests are free: read until refused, however many that
+      // takes (ten thousand reads outlast any refresh period; the case's timeout bounds them).
+      RpcThrottlingException r = OtherModesSupport.readUntilThrottled(erin, name, 10_000);
       // Per minute, so a slow client on a loaded machine still runs out (5/sec did not at load
       // averages above 20 on 2.6.4).
       assertNotNull("erin is throttled at 5/min", r);

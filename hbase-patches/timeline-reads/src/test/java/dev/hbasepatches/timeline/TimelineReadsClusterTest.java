@@ -130,6 +130,7 @@ public class TimelineReadsClusterTest {
     for (AsyncConnection c : ASYNC.values()) {
       c.close();
     }
+    assertFalse("the writer thread never ended", writer != null && writer.isAlive());
   }
 
   private static String row(int i) {

@@ -77,7 +77,9 @@ import org.junit.runners.MethodSorters;
  * checked: no request left running, no timer or thread left, every answer a real write flagged
  * stale exactly when a secondary gave it.
  * <p>
- * The stress runs {@code timeline.stress.seconds} (10 by default; {@code -Ptimeline-stress} runs
+ * A RegionServer restart mid-read ends the class (it changes the servers the others use).
+ * <p>
+ * The stress runs {@code timeline.stress.seconds} (10 by default; {@code -Pstress} runs
  * it for five minutes) with seed {@code timeline.stress.seed}.
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
@@ -478,18 +480,42 @@ public class TimelineReadsFaultTest {
     final AtomicInteger cancelled = new AtomicInteger();
     /** Scans a secondary answered with rows left out. */
     final AtomicInteger incomplete = new AtomicInteger();
+    /** Answers the primary gave. */
+    final AtomicInteger fresh = new AtomicInteger();
+    /**
+     * Reads that failed with an {@link IOException} saying why, when {@link #tolerateIoErrors}:
+     * a server stopping under a read may end it with a clear error (never a wrong answer).
+     */
+    final List<String> ioErrors = java.util.Collections.synchronizedList(new ArrayList<>());
+    final boolean tolerateIoErrors;
 
     StressReader(TimelineReader reader, long seed, AtomicBoolean go) {
+      this(reader, seed, go, false);
+    }
+
+    StressReader(TimelineReader reader, long seed, AtomicBoolean go, boolean tolerateIoErrors) {
       this.reader = reader;
       this.rnd = new Random(seed);
       this.go = go;
+      this.tolerateIoErrors = tolerateIoErrors;
     }
 
     @Override
     public void run() {
       try {
         while (go.get()) {
-          readOnce();
+          try {
+            readOnce();
+          } catch (IOException | ExecutionException | java.util.concurrent.CompletionException
+            | java.io.UncheckedIOException e) {
+            Throwable cause = e instanceof IOException ? e : e.getCause();
+            if (!tolerateIoErrors || !(cause instanceof IOException)
+              || cause.getMessage() == null || cause.getMessage().isEmpty()) {
+              throw e;
+            }
+            ioErrors.add(cause.toString());
+            continue;
+          }
           reads.incrementAndGet();
         }
       } catch (Throwable e) {
@@ -500,6 +526,8 @@ public class TimelineReadsFaultTest {
     private void count(int replica) {
       if (replica != 0) {
         stale.incrementAndGet();
+      } else {
+        fresh.incrementAndGet();
       }
     }
 
@@ -697,6 +725,183 @@ public class TimelineReadsFaultTest {
       assertTrue(st.rpcs() >= st.reads());
     }
     assertTrue("the primary never moved", moves > 0);
+  }
+
+  /**
+   * The primary's RegionServer stops and a new one starts while hedged TIMELINE reads of every
+   * kind go on (the primary pausing on a tenth of its reads, so hedges go out): every read answers
+   * with a value written for its row, flagged stale exactly when a secondary gave it, or ends with
+   * an {@link IOException} that says why; none hangs. Then the primary moves onto the restarted
+   * server and the same reader reads from it. At the end the readers' threads have ended, no
+   * request is left running and no hedge timer armed, and once closed the reader leaves no
+   * thread.
+   */
+  @Test
+  public void f5_aRegionServerRestartMidReadLeavesTheReaderWorking() throws Exception {
+    MiniHBaseCluster c = CLUSTER.util().getMiniHBaseCluster();
+    byte[] first = Bytes.toBytes(row(0));
+    // keep hbase:meta out of it: the primary goes to a server that does not carry meta
+    ServerName meta = c.getServerHoldingMeta();
+    if (primaryOf(TABLE, first).equals(meta)) {
+      moveTableTo(firstServerBut(meta, null));
+    }
+    awaitSecondariesServe(TABLE);
+    ServerName stopped = primaryOf(TABLE, first);
+    AtomicBoolean go = new AtomicBoolean(true);
+    ReplicaTagObserver.slowPrimary(0.1, 20);
+    TimelineReader reader = reader();
+    List<StressReader> readers = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    int[] phase = new int[3]; // reads done before the stop, while stopped, after the restart
+    int freshBeforeMove = 0;
+    ServerName restarted = null;
+    try {
+      for (int n = 0; n < 2; n++) {
+        StressReader s = new StressReader(reader, SEED + 10 + n, go, true);
+        readers.add(s);
+        threads.add(new Thread(s, "restart-reader-" + n));
+      }
+      threads.forEach(Thread::start);
+      phase[0] = awaitMoreReads(readers, threads, 20);
+
+      int index = -1;
+      for (int i = 0; i < c.getRegionServerThreads().size(); i++) {
+        if (c.getRegionServer(i).getServerName().equals(stopped)) {
+          index = i;
+        }
+      }
+      assertTrue(stopped + " is not in the cluster", index >= 0);
+      c.stopRegionServer(index);
+      c.waitOnRegionServer(index);
+      CLUSTER.util().waitFor(120_000, 200, () -> !stopped.equals(primaryOf(TABLE, first)));
+      CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
+      phase[1] = awaitMoreReads(readers, threads, 20);
+
+      restarted = c.startRegionServer().getRegionServer().getServerName();
+      ServerName target = restarted;
+      CLUSTER.util().waitFor(120_000, 200,
+        () -> c.getLiveRegionServerThreads().size() == 3 && isOnline(target));
+      freshBeforeMove = sum(readers, s -> s.fresh.get());
+      moveTableTo(restarted);
+      phase[2] = awaitMoreReads(readers, threads, 20);
+    } finally {
+      go.set(false);
+      for (Thread t : threads) {
+        t.join(120_000);
+      }
+      ReplicaTagObserver.healthy();
+    }
+    try {
+      List<String> ioErrors = new ArrayList<>();
+      for (int n = 0; n < readers.size(); n++) {
+        assertFalse("reader thread " + n + " never ended: a read hangs", threads.get(n).isAlive());
+        StressReader s = readers.get(n);
+        if (s.error.get() != null) {
+          throw new AssertionError("a read gave a wrong answer or an unclear error (seed " + SEED
+            + ")", s.error.get());
+        }
+        ioErrors.addAll(s.ioErrors);
+      }
+      TimelineStats st = reader.stats();
+      System.out.println("restart of " + stopped + " (now " + restarted + "): reads "
+        + Arrays.toString(phase) + " before / while stopped / after, " + ioErrors.size()
+        + " ended with an error " + ioErrors + "; " + st);
+      assertTrue("no read completed after the restart", phase[2] > 0);
+      assertTrue("no answer from the primary on the restarted server",
+        sum(readers, s -> s.fresh.get()) > freshBeforeMove);
+      assertEquals("the primary is on the restarted server", restarted, primaryOf(TABLE, first));
+      // a read cancelled at once may still be sending its first request when cancel returns
+      CLUSTER.util().waitFor(60_000, 10, () -> st.inFlight() == 0);
+      assertTrue("hedge timers left armed", reader.timer().getQueue().isEmpty());
+      TimelineSettings s = TimelineSettings.defaults();
+      assertTrue("hedges beyond the budget: " + st,
+        st.hedges() - st.hedgesPastCap() <= s.budgetRatio * st.reads() + s.budgetBurst);
+      // and the reader still answers one more read of each kind, from the restarted primary
+      check(reader.get(timelineGet(3)), "a get after the restart");
+      check(reader.getAsync(timelineGet(4)).get(60, TimeUnit.SECONDS), "getAsync after");
+      assertEquals(10, reader.scanAll(new Scan().withStartRow(Bytes.toBytes(row(30)))
+        .withStopRow(Bytes.toBytes(row(40))).setConsistency(Consistency.TIMELINE)).size());
+      assertNothingRunning(reader, "after the restart");
+    } finally {
+      reader.close();
+    }
+    assertTrue("the hedge timer did not stop", reader.timer().awaitTermination(60,
+      TimeUnit.SECONDS));
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      assertFalse("left running: " + t.getName(),
+        t.getName().equals("timeline-hedge-" + TABLE.getNameAsString()) && t.isAlive());
+    }
+  }
+
+  private static int sum(List<StressReader> readers,
+    java.util.function.ToIntFunction<StressReader> f) {
+    return readers.stream().mapToInt(f).sum();
+  }
+
+  /**
+   * Waits until the readers have completed {@code n} more reads (or one failed or ended) and
+   * returns how many they completed.
+   */
+  private static int awaitMoreReads(List<StressReader> readers, List<Thread> threads, int n)
+    throws Exception {
+    int before = sum(readers, s -> s.reads.get());
+    CLUSTER.util().waitFor(120_000, 20, () -> sum(readers, s -> s.reads.get()) >= before + n
+      || readers.stream().anyMatch(s -> s.error.get() != null)
+      || threads.stream().noneMatch(Thread::isAlive));
+    for (StressReader s : readers) {
+      if (s.error.get() != null) {
+        throw new AssertionError("a read failed (seed " + SEED + ")", s.error.get());
+      }
+    }
+    return sum(readers, s -> s.reads.get()) - before;
+  }
+
+  private static boolean isOnline(ServerName sn) {
+    for (RegionServerThread t : CLUSTER.util().getMiniHBaseCluster()
+      .getLiveRegionServerThreads()) {
+      if (t.getRegionServer().getServerName().equals(sn)) {
+        return t.getRegionServer().isOnline();
+      }
+    }
+    return false;
+  }
+
+  private static ServerName firstServerBut(ServerName not, ServerName orNot) {
+    for (RegionServerThread t : CLUSTER.util().getMiniHBaseCluster()
+      .getLiveRegionServerThreads()) {
+      ServerName sn = t.getRegionServer().getServerName();
+      if (!sn.equals(not) && !sn.equals(orNot)) {
+        return sn;
+      }
+    }
+    throw new IllegalStateException("no live server but " + not);
+  }
+
+  /**
+   * Moves the primary of {@code TABLE} to {@code target} and waits until meta shows it there.
+   * The master skips a move to a server its balancer does not know yet (one that just started),
+   * so the move is asked again every few seconds until it takes.
+   */
+  private static void moveTableTo(ServerName target) throws Exception {
+    byte[] first = Bytes.toBytes(row(0));
+    long[] lastAsk = { 0 };
+    CLUSTER.util().waitFor(120_000, 200, () -> {
+      if (target.equals(primaryOf(TABLE, first))) {
+        return true;
+      }
+      if (System.nanoTime() - lastAsk[0] > 5_000_000_000L
+        && !CLUSTER.util().getMiniHBaseCluster().getMaster().getAssignmentManager()
+          .hasRegionsInTransition()) {
+        lastAsk[0] = System.nanoTime();
+        try (RegionLocator l = CLUSTER.connection().getRegionLocator(TABLE);
+          Admin admin = CLUSTER.admin()) {
+          admin.move(l.getRegionLocation(first, 0, true).getRegion().getEncodedNameAsBytes(),
+            target);
+        }
+      }
+      return false;
+    });
+    CLUSTER.util().waitUntilNoRegionsInTransition(120_000);
   }
 
   /** Moves the primary of {@code TABLE} to another live server and waits for it to open. */

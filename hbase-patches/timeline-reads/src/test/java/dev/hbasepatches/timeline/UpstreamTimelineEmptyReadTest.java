@@ -18,6 +18,7 @@
 package dev.hbasepatches.timeline;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import dev.hbasepatches.testkit.MiniCluster;
@@ -172,6 +173,9 @@ public class UpstreamTimelineEmptyReadTest {
         for (Thread t : threads) {
           t.join(30_000);
         }
+      }
+      for (Thread t : threads) {
+        assertFalse(t.getName() + " never ended: a read hangs", t.isAlive());
       }
     }
     StringBuilder perReplica = new StringBuilder();
