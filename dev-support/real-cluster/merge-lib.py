@@ -22,8 +22,8 @@ merge-lib.py HBASE_LIB EXTRA_LIB LIB
 
 A jar of EXTRA_LIB whose artifact (its file name less the version) HBASE_LIB already holds is left
 out, whatever its version: the servers run on HBase's. A different version is printed as a
-version conflict. Every other jar is copied into LIB. Then each class file of LIB's jars must be
-in one jar only, where one of the jars is an added one; exit 1 (and the pairs printed) otherwise.
+version conflict. Every other jar is copied into LIB. Then a class file in two of LIB's jars, one
+of them an added one, is printed with the pair; the exit code is 1 if there is any.
 """
 import os
 import re
