@@ -79,7 +79,7 @@
 #   HBASE_VERSION     HBase release of lib/ (default 2.6.4-hadoop3, the project's default pin;
 #                     for local-index-pruning the phoenix-patches pin, 2.6.1-hadoop3, the release
 #                     Phoenix 5.2.1 is built on)
-#   RC_HEAP           heap of each cluster JVM (default 512m)
+#   RC_HEAP           heap of each cluster JVM (default 512m; local-index-pruning 1536m)
 #   RC_PERF_HEAP      heap of hbase-perf's JVM (default 512m)
 #   RC_WAIT_SECONDS   how long to wait for each process to come up (default 180)
 #   JAVA_HOME         a JDK 17
@@ -147,7 +147,6 @@ if [[ "$module" == all ]]; then
   exit $((failed > 0))
 fi
 
-heap="${RC_HEAP:-512m}"
 perf_heap="${RC_PERF_HEAP:-512m}"
 wait_seconds="${RC_WAIT_SECONDS:-180}"
 # shellcheck disable=SC2206 # MVN may be a command with arguments, e.g. "nice mvn".
@@ -191,6 +190,7 @@ perf_extra=()
 perf_signal=""
 phoenix_client=false
 default_hbase_version="2.6.4-hadoop3"
+default_heap="512m"
 case "$module" in
   none)
     ;;
@@ -291,6 +291,9 @@ hbase.regionserver.storefile.refresh.period=1000"
     # gone).
     site="hbase.regionserver.wal.codec=org.apache.hadoop.hbase.regionserver.wal.IndexedWALEditCodec"
     phoenix_client=true
+    # At 512m both RegionServers ran out of heap (OutOfMemoryError in their RPC handlers) while
+    # the client upserted into 200 regions with two column families each (data and L#0).
+    default_heap="1536m"
     [[ "$phoenix_regions" =~ ^[0-9]+$ && "$phoenix_regions" -ge 16 ]] \
       || { echo "real-cluster.sh: --regions must be an integer of at least 16, got '$phoenix_regions'" >&2; exit 2; }
     ;;
@@ -302,6 +305,7 @@ hbase.regionserver.storefile.refresh.period=1000"
     exit 2 ;;
 esac
 hbase_version="${HBASE_VERSION:-$default_hbase_version}"
+heap="${RC_HEAP:-$default_heap}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -693,12 +697,12 @@ if [[ "$phoenix_client" == true ]]; then
   "$java_bin" -Xmx"$perf_heap" "${opens[@]}" -Dhbase.log.dir="$logs" -Dhbase.log.file=client.log \
     -Dlog4j2.configurationFile="file:$conf/log4j2.properties" -cp "$client_cp" \
     dev.hbasepatches.localindex.LocalIndexRealClusterCheck --url "$phoenix_url" \
-    --regions "$phoenix_regions" 2>&1 | grep -v '^SLF4J: ' | tee "$logs/client.out"
+    --regions "$phoenix_regions" 2>&1 | grep --line-buffered -v '^SLF4J: ' | tee "$logs/client.out"
   client_rc=${PIPESTATUS[0]}
   set -e
   if [[ $client_rc -ne 0 ]]; then
     say "the Phoenix client exited $client_rc"
-    for n in regionserver1 regionserver2 master; do report_process "$n"; done
+    for n in regionserver1 regionserver2; do report_process "$n"; done
     if [[ -f "$logs/client.log" ]]; then
       echo "----- the Phoenix client: its errors ($logs/client.log) -----" >&2
       awk '/ (ERROR|FATAL) / { seen = 1; print; n++ } seen && /^Caused by: / { print; n++ } n >= 16 { exit }' \

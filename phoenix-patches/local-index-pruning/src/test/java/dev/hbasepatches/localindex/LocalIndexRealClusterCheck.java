@@ -57,7 +57,8 @@ import org.apache.phoenix.util.PhoenixRuntime;
  * <li>the three return the same rows, equal to a {@code NO_INDEX} read of the data table;</li>
  * <li>the module is on: {@code forConnection} resolves PATCHED, the plan reads the LOCAL index,
  * the pruner kept regions without falling back, and the plan asks exactly the regions the pk
- * predicate reaches (fewer than the table has), the same regions Phoenix's own pruning asks;</li>
+ * predicate reaches (each key's region and the one before it, where the key's range starts),
+ * the same regions Phoenix's own pruning asks;</li>
  * <li>Phoenix's request metrics count no more scanned regions than the plan asks;</li>
  * <li>an aggregate over the local index is refused in PATCHED with the module's message, and
  * answered by UPSTREAM.</li>
@@ -72,6 +73,8 @@ public final class LocalIndexRealClusterCheck {
   private final int regions;
   private final int rowsPerKey;
   private final List<String> failures = new ArrayList<>();
+  /** The table's region start keys, in order (region 0's is empty). */
+  private final List<byte[]> regionStarts = new ArrayList<>();
 
   private LocalIndexRealClusterCheck(String url, int regions, int rowsPerKey) {
     this.url = url;
@@ -155,14 +158,26 @@ public final class LocalIndexRealClusterCheck {
       for (int i = 0; i < 4; i++) {
         four.append(i == 0 ? "'" : ", '").append(key(regions / 4 * i + regions / 8)).append('\'');
       }
-      check(on, off, plain, onExec, offExec, "point", covered, "K = '" + key(mid) + "'", 1);
-      check(on, off, plain, onExec, offExec, "inList", covered, "K IN (" + four + ")", 4);
+      // Expected: each key's region and the one before it. Phoenix pads the split points to
+      // the row key's width (region r starts at key r and four zero bytes), so the key range of
+      // K = key(r) starts in the last bytes of region r - 1, where no row can be; Phoenix 5.2.1's
+      // own pruning asks that region too, and the module asks exactly Phoenix's regions.
+      int a = regions / 8;
+      int b = regions / 4 + regions / 8;
+      int c = regions / 2 + regions / 8;
+      int d = regions / 4 * 3 + regions / 8;
+      check(on, off, plain, onExec, offExec, "point", covered, "K = '" + key(mid) + "'",
+        regionsFrom(mid - 1, mid));
+      check(on, off, plain, onExec, offExec, "inList", covered, "K IN (" + four + ")",
+        regionsFrom(a - 1, a, b - 1, b, c - 1, c, d - 1, d));
       check(on, off, plain, onExec, offExec, "range", covered,
-        "K BETWEEN '" + key(10) + "' AND '" + key(19) + "'", 10);
+        "K BETWEEN '" + key(10) + "' AND '" + key(19) + "'",
+        regionsFrom(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
       check(on, off, plain, onExec, offExec, "pointUncovered", uncovered,
-        "K = '" + key(mid + 1) + "'", 1);
+        "K = '" + key(mid + 1) + "'", regionsFrom(mid, mid + 1));
       check(on, off, plain, onExec, offExec, "inListUncovered", uncovered,
-        "K IN ('" + key(1) + "', '" + key(regions - 2) + "')", 2);
+        "K IN ('" + key(1) + "', '" + key(regions - 2) + "')",
+        regionsFrom(0, 1, regions - 3, regions - 2));
       aggregate(on, off);
     }
     long ms = (System.nanoTime() - start) / 1_000_000;
@@ -222,7 +237,9 @@ public final class LocalIndexRealClusterCheck {
     Map<String, Integer> perServer = new TreeMap<>();
     for (HRegionLocation loc : locations) {
       perServer.merge(String.valueOf(loc.getServerName()), 1, Integer::sum);
+      regionStarts.add(loc.getRegion().getStartKey());
     }
+    regionStarts.sort(Bytes.BYTES_COMPARATOR);
     say("table " + TABLE + ": " + locations.size() + " regions, per RegionServer " + perServer);
     check(locations.size() == regions, TABLE + " has " + locations.size() + " regions, not "
       + regions);
@@ -233,7 +250,7 @@ public final class LocalIndexRealClusterCheck {
   /** One query shape: rows in every way, the regions each mode asks, the module's pruner. */
   private void check(Connection on, Connection off, Connection plain,
     LocalIndexQueryExecutor onExec, LocalIndexQueryExecutor offExec, String shape, String select,
-    String where, int expectedRegions) throws SQLException {
+    String where, TreeSet<Integer> expectedRegions) throws SQLException {
     String sql = select + where;
     List<String> truth;
     try (Statement st = plain.createStatement(); ResultSet rs =
@@ -249,17 +266,18 @@ public final class LocalIndexRealClusterCheck {
       rs.next();
       explain = rs.getString(1);
     }
-    Run patched = run(on, onExec, sql);
-    Run upstream = run(off, offExec, sql);
+    Run patched = run(on, onExec, sql, regionStarts);
+    Run upstream = run(off, offExec, sql, regionStarts);
     say(String.format(Locale.ROOT, "%-16s %s", shape, sql));
     say(String.format(Locale.ROOT, "%-16s   plan: %s", "", explain));
     say(String.format(Locale.ROOT, "%-16s   rows: data table (NO_INDEX) %d, plain JDBC %d,"
       + " PATCHED %d, UPSTREAM %d", "", truth.size(), plainRows.size(), patched.rows.size(),
       upstream.rows.size()));
-    say(String.format(Locale.ROOT, "%-16s   regions asked of %d: PATCHED %d (pruner kept %d,"
-      + " fallback %s), UPSTREAM %d; scanned regions (request metrics): PATCHED %d, UPSTREAM %d",
-      "", regions, patched.planRegions, patched.kept, patched.fallback, upstream.planRegions,
-      patched.scannedRegions, upstream.scannedRegions));
+    say(String.format(Locale.ROOT, "%-16s   regions asked of %d: PATCHED %d %s (pruner kept %d,"
+      + " fallback %s), UPSTREAM %d %s; scanned regions (request metrics): PATCHED %d,"
+      + " UPSTREAM %d", "", regions, patched.asked.size(), patched.asked, patched.kept,
+      patched.fallback, upstream.asked.size(), upstream.asked, patched.scannedRegions,
+      upstream.scannedRegions));
     check(!truth.isEmpty(), shape + ": the data table has no rows for it");
     check(explain.toUpperCase(Locale.ROOT).contains(TABLE + "_"), shape
       + ": Phoenix's plan does not read a local index: " + explain);
@@ -269,38 +287,36 @@ public final class LocalIndexRealClusterCheck {
     check(patched.pruned, shape + ": PATCHED did not prune (no pruner: Phoenix's plan was left"
       + " to Phoenix)");
     check(patched.fallback == null, shape + ": PATCHED fell back: " + patched.fallback);
-    check(patched.planRegions == expectedRegions, shape + ": PATCHED asks "
-      + patched.planRegions + " regions, expected " + expectedRegions);
-    check(upstream.planRegions == patched.planRegions, shape + ": PATCHED asks "
-      + patched.planRegions + " regions, Phoenix's own pruning " + upstream.planRegions);
-    check(patched.planRegions < regions, shape + ": PATCHED asks every region");
-    check(patched.scannedRegions <= patched.planRegions, shape + ": PATCHED scanned "
-      + patched.scannedRegions + " regions, more than the " + patched.planRegions + " planned");
+    check(patched.asked.equals(expectedRegions), shape + ": PATCHED asks regions "
+      + patched.asked + ", expected " + expectedRegions);
+    check(upstream.asked.equals(patched.asked), shape + ": PATCHED asks regions "
+      + patched.asked + ", Phoenix's own pruning " + upstream.asked);
+    check(patched.asked.size() < regions, shape + ": PATCHED asks every region");
+    check(patched.scannedRegions <= patched.asked.size(), shape + ": PATCHED scanned "
+      + patched.scannedRegions + " regions, more than the " + patched.asked.size() + " planned");
   }
 
   /** What one mode did for one query. */
   private static final class Run {
     List<String> rows;
-    int planRegions;
+    /** The regions the plan's scans ask, by number (region r starts at key r). */
+    final TreeSet<Integer> asked = new TreeSet<>();
     boolean pruned;
     int kept = -1;
     String fallback;
     long scannedRegions;
   }
 
-  private static Run run(Connection conn, LocalIndexQueryExecutor exec, String sql)
-    throws SQLException {
+  private static Run run(Connection conn, LocalIndexQueryExecutor exec, String sql,
+    List<byte[]> starts) throws SQLException {
     Run run = new Run();
     try (PreparedStatement ps = conn.prepareStatement(sql)) {
       LocalIndexQueryExecutor.Planned planned = exec.planScans(ps);
-      TreeSet<String> asked = new TreeSet<>();
       for (List<Scan> group : planned.plan.getScans()) {
         for (Scan scan : group) {
-          asked.add(Bytes.toStringBinary(scan.getStartRow()) + ".."
-            + Bytes.toStringBinary(scan.getStopRow()));
+          run.asked.add(regionOf(starts, scan.getStartRow()));
         }
       }
-      run.planRegions = asked.size();
       if (planned.pruner != null) {
         run.pruned = true;
         run.kept = planned.pruner.keptRegions();
@@ -343,6 +359,29 @@ public final class LocalIndexRealClusterCheck {
     check(truth.equals(upstream), "aggregate: UPSTREAM " + upstream + ", data table " + truth);
     check(refusal != null && refusal.contains(LocalIndexMode.MODE_KEY + "=PATCHED cannot prune"),
       "aggregate: PATCHED did not refuse it with the module's message: " + refusal);
+  }
+
+  static TreeSet<Integer> regionsFrom(int... numbers) {
+    TreeSet<Integer> out = new TreeSet<>();
+    for (int n : numbers) {
+      out.add(n);
+    }
+    return out;
+  }
+
+  /** The number of the region holding a row: the last whose start key is not after it. */
+  private static int regionOf(List<byte[]> starts, byte[] row) {
+    int lo = 0;
+    int hi = starts.size() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (Bytes.compareTo(starts.get(mid), row) <= 0) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   /** The rows, one string each, sorted. */
