@@ -286,9 +286,9 @@ hbase.regionserver.storefile.refresh.period=1000"
       "org.apache.phoenix:phoenix-core-client:$phoenix_version:exclude-hbase-hadoop"
       "org.apache.phoenix:$phoenix_compat:$phoenix_version:exclude-hbase-hadoop")
     # Phoenix 5.2.1's own bin/hbase-site.xml: the WAL codec that can write and replay index
-    # edits (Phoenix refuses mutable indexes without it). Local indexes need nothing more since
-    # Phoenix 4.8 (they live in the data table's regions; the old balancer and merger keys are
-    # gone).
+    # edits (Phoenix refuses mutable indexes without it). Local indexes need nothing more: they
+    # live in the data table's own regions (families L#0, ...), and the balancer and merger
+    # settings of early Phoenix 4 releases are not used.
     site="hbase.regionserver.wal.codec=org.apache.hadoop.hbase.regionserver.wal.IndexedWALEditCodec"
     phoenix_client=true
     # At 512m both RegionServers ran out of heap (OutOfMemoryError in their RPC handlers) while
