@@ -54,6 +54,7 @@ import org.apache.phoenix.util.PhoenixRuntime;
  * (the module's executor, Phoenix's own pruning), and as a plain {@code executeQuery} (the
  * module not involved). Checks, each of which fails the run:
  * <ul>
+ * <li>the table has {@code --regions} regions, on both RegionServers;</li>
  * <li>the three return the same rows, equal to a {@code NO_INDEX} read of the data table;</li>
  * <li>the module is on: {@code forConnection} resolves PATCHED, the plan reads the LOCAL index,
  * the pruner kept regions without falling back, and the plan asks exactly the regions the pk
