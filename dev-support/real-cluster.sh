@@ -22,6 +22,9 @@
 #   dev-support/real-cluster.sh --module none          # stock HBase
 #   dev-support/real-cluster.sh --module seek-skip     # or row-index, offheap-read, quotas, checksum,
 #                                                      # timeline-reads (client side)
+#   dev-support/real-cluster.sh --module local-index-pruning
+#                                                      # Phoenix 5.2.1 on HBase 2.6.1, the module
+#                                                      # in a Phoenix JDBC client
 #   dev-support/real-cluster.sh --module all           # each of them in turn, then a summary
 #
 # What it does:
@@ -42,7 +45,11 @@
 #      process's own errors and log tail and ends the run with exit code 1.
 #   4. Runs hbase-perf against the cluster by its ZooKeeper quorum (--zk=127.0.0.1:<port>) with
 #      --verify (a presplit table, so both RegionServers serve it; flushed, so reads come from
-#      store files).
+#      store files). For local-index-pruning, a Phoenix JDBC client instead
+#      (jdbc:phoenix:127.0.0.1:<port>, LocalIndexRealClusterCheck from the module's test classes,
+#      the module's jar on its class path): a table pre-split into --regions regions, LOCAL
+#      indexes, rows, and local index queries with the module on (PATCHED) and off (UPSTREAM,
+#      plain JDBC), the same rows each way, pruned to the regions the key reaches.
 #   5. Checks that the module is on: its log line in both RegionServers' logs, live instances of
 #      its class in both (jcmd GC.class_histogram), for offheap-read the L2 block cache hits on the
 #      RegionServers' JMX servlet, for quotas a user throttle set as set_quota does and read
@@ -54,12 +61,13 @@
 #
 # Options:
 #   --module NAME     none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads,
-#                     or all (required)
+#                     local-index-pruning, or all (required)
 #   --mode MODE       the module's mode (default PATCHED; checksum: BASELINE = pure-Java CRCs,
 #                     UPSTREAM = hbasepatches.checksum.enabled=false)
 #   --rows N          rows per client for hbase-perf (default 20000)
 #   --clients N       hbase-perf client threads (default 2)
 #   --commands LIST   hbase-perf commands (default sequentialWrite,randomRead,scan)
+#   --regions N       local-index-pruning: regions of the Phoenix client's table (default 200)
 #   --omit GLOB       leave the lib/ jars matching GLOB out (e.g. 'spymemcached-*'), to see what
 #                     a RegionServer says when a jar is missing; repeatable
 #   --keep            keep the cluster directory (logs, data) after the run
@@ -68,8 +76,10 @@
 #
 # Environment:
 #   MVN               the Maven command (default: mvn; e.g. "nice mvn")
-#   HBASE_VERSION     HBase release of lib/ (default 2.6.4-hadoop3, the project's default pin)
-#   RC_HEAP           heap of each cluster JVM (default 512m)
+#   HBASE_VERSION     HBase release of lib/ (default 2.6.4-hadoop3, the project's default pin;
+#                     for local-index-pruning the phoenix-patches pin, 2.6.1-hadoop3, the release
+#                     Phoenix 5.2.1 is built on)
+#   RC_HEAP           heap of each cluster JVM (default 512m; local-index-pruning 1536m)
 #   RC_PERF_HEAP      heap of hbase-perf's JVM (default 512m)
 #   RC_WAIT_SECONDS   how long to wait for each process to come up (default 180)
 #   JAVA_HOME         a JDK 17
@@ -84,6 +94,7 @@ mode="PATCHED"
 rows=20000
 clients=2
 commands="sequentialWrite,randomRead,scan"
+phoenix_regions=200
 keep=false
 omit=()
 refresh_lib=false
@@ -100,6 +111,8 @@ while [[ $# -gt 0 ]]; do
     --clients=*) clients="${1#*=}"; shift ;;
     --commands) commands="$2"; shift 2 ;;
     --commands=*) commands="${1#*=}"; shift ;;
+    --regions) phoenix_regions="$2"; shift 2 ;;
+    --regions=*) phoenix_regions="${1#*=}"; shift ;;
     --omit) omit+=("$2"); shift 2 ;;
     --omit=*) omit+=("${1#*=}"); shift ;;
     --keep) keep=true; shift ;;
@@ -110,14 +123,14 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-all_modules=(none seek-skip row-index offheap-read quotas checksum timeline-reads)
+all_modules=(none seek-skip row-index offheap-read quotas checksum timeline-reads local-index-pruning)
 if [[ "$module" == all ]]; then
   self="${BASH_SOURCE[0]}"
   summary=()
   failed=0
   for m in "${all_modules[@]}"; do
     start=$SECONDS
-    args=(--module "$m" --rows "$rows" --clients "$clients" --commands "$commands")
+    args=(--module "$m" --rows "$rows" --clients "$clients" --commands "$commands" --regions "$phoenix_regions")
     [[ "$m" != none ]] && args+=(--mode "$mode")
     [[ "$keep" == true ]] && args+=(--keep)
     [[ "$build" == true ]] && args+=(--build)
@@ -134,8 +147,6 @@ if [[ "$module" == all ]]; then
   exit $((failed > 0))
 fi
 
-hbase_version="${HBASE_VERSION:-2.6.4-hadoop3}"
-heap="${RC_HEAP:-512m}"
 perf_heap="${RC_PERF_HEAP:-512m}"
 wait_seconds="${RC_WAIT_SECONDS:-180}"
 # shellcheck disable=SC2206 # MVN may be a command with arguments, e.g. "nice mvn".
@@ -177,6 +188,9 @@ jvm_opts=()
 perf_cp=""
 perf_extra=()
 perf_signal=""
+phoenix_client=false
+default_hbase_version="2.6.4-hadoop3"
+default_heap="512m"
 case "$module" in
   none)
     ;;
@@ -258,13 +272,40 @@ hbase.regionserver.storefile.refresh.period=1000"
     perf_extra=(--replicas=2 --change=timeline-reads --mode="$mode")
     perf_signal="reads served by TimelineReader, mode $mode"
     ;;
+  local-index-pruning)
+    # Client side (PATCH.md): the module's jar goes on the Phoenix client's class path only. The
+    # RegionServers (and the master) get Phoenix 5.2.1's server side in lib/, unshaded from
+    # Central: phoenix-core-server, phoenix-core-client, phoenix-hbase-compat-2.6.0 and what they
+    # need that HBase's lib/ does not already hold (Central has no phoenix-server-hbase-2.6, the
+    # shaded jar of Phoenix's binary release). HBase is the release phoenix-patches builds on.
+    module_dir="phoenix-patches/local-index-pruning"
+    default_hbase_version="$(sed -n 's:^ *<hbase.version>\(.*\)</hbase.version>.*:\1:p' "$root/phoenix-patches/pom.xml" | head -1)"
+    phoenix_version="$(sed -n 's:^ *<phoenix.version>\(.*\)</phoenix.version>.*:\1:p' "$root/pom.xml" | head -1)"
+    phoenix_compat="$(sed -n 's:^ *<phoenix.compat.artifact>\(.*\)</phoenix.compat.artifact>.*:\1:p' "$root/pom.xml" | head -1)"
+    extra_deps=("org.apache.phoenix:phoenix-core-server:$phoenix_version:exclude-hbase-hadoop"
+      "org.apache.phoenix:phoenix-core-client:$phoenix_version:exclude-hbase-hadoop"
+      "org.apache.phoenix:$phoenix_compat:$phoenix_version:exclude-hbase-hadoop")
+    # Phoenix 5.2.1's own bin/hbase-site.xml: the WAL codec that can write and replay index
+    # edits (Phoenix refuses mutable indexes without it). Local indexes need nothing more: they
+    # live in the data table's own regions (families L#0, ...), and the balancer and merger
+    # settings of early Phoenix 4 releases are not used.
+    site="hbase.regionserver.wal.codec=org.apache.hadoop.hbase.regionserver.wal.IndexedWALEditCodec"
+    phoenix_client=true
+    # At 512m both RegionServers ran out of heap (OutOfMemoryError in their RPC handlers) while
+    # the client upserted into 200 regions with two column families each (data and L#0).
+    default_heap="1536m"
+    [[ "$phoenix_regions" =~ ^[0-9]+$ && "$phoenix_regions" -ge 16 ]] \
+      || { echo "real-cluster.sh: --regions must be an integer of at least 16, got '$phoenix_regions'" >&2; exit 2; }
+    ;;
   "")
-    echo "real-cluster.sh: --module is required (none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads, all)" >&2
+    echo "real-cluster.sh: --module is required (none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads, local-index-pruning, all)" >&2
     exit 2 ;;
   *)
-    echo "real-cluster.sh: unknown module '$module' (none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads, all)" >&2
+    echo "real-cluster.sh: unknown module '$module' (none, seek-skip, row-index, offheap-read, quotas, checksum, timeline-reads, local-index-pruning, all)" >&2
     exit 2 ;;
 esac
+hbase_version="${HBASE_VERSION:-$default_hbase_version}"
+heap="${RC_HEAP:-$default_heap}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -272,14 +313,22 @@ esac
 # ---------------------------------------------------------------------------------------------
 if [[ "$build" == true ]]; then
   pl="hbase-perf"
-  [[ -n "$module_dir" ]] && pl="$pl,$module_dir"
+  [[ "$phoenix_client" == true ]] && pl=""
+  [[ -n "$module_dir" ]] && pl="${pl:+$pl,}$module_dir"
   for p in "${prefix_jars[@]}"; do pl="$pl,$p"; done
   say "building $pl"
   (cd "$root" && "${mvn_cmd[@]}" -B -q -pl "$pl" -am package -DskipTests) || die "the build failed"
 fi
 if [[ "$perf_cp" == client-side ]]; then perf_cp="$(module_jar_of "$module_dir")"; fi
 perf_jar="$root/hbase-perf/target/hbase-perf.jar"
-[[ -f "$perf_jar" ]] || die "no $perf_jar; build it: mvn -B -pl hbase-perf -am package -DskipTests (or pass --build)"
+if [[ "$phoenix_client" == true ]]; then
+  client_jar="$(module_jar_of "$module_dir")"
+  client_classes="$root/$module_dir/target/test-classes"
+  [[ -f "$client_classes/dev/hbasepatches/localindex/LocalIndexRealClusterCheck.class" ]] \
+    || die "no LocalIndexRealClusterCheck in $client_classes; build it: mvn -B -pl $module_dir -am package -DskipTests (or pass --build)"
+else
+  [[ -f "$perf_jar" ]] || die "no $perf_jar; build it: mvn -B -pl hbase-perf -am package -DskipTests (or pass --build)"
+fi
 command -v "$java_bin" >/dev/null 2>&1 || die "no java found (set JAVA_HOME to a JDK 17)"
 
 # ---------------------------------------------------------------------------------------------
@@ -359,7 +408,8 @@ if [[ "$refresh_lib" == true || ! -f "$hbase_lib/.complete" ]]; then
   tests_jar="$hbase_lib/hbase-server-$hbase_version-tests.jar"
   rm -rf "$hbase_lib.home"
   mkdir -p "$hbase_lib.home"
-  if unzip -l "$(ls "$hbase_lib"/hbase-server-"$hbase_version".jar)" | grep -q ' hbase-webapps/'; then
+  # (grep reads the whole listing: with -q, unzip could die of SIGPIPE and fail the pipeline.)
+  if unzip -l "$(ls "$hbase_lib"/hbase-server-"$hbase_version".jar)" | grep ' hbase-webapps/' >/dev/null; then
     say "hbase-server's jar carries hbase-webapps/"
   else
     (cd "$hbase_lib.home" && unzip -q "$tests_jar" 'hbase-webapps/*')
@@ -387,11 +437,15 @@ base="$(mktemp -d "${TMPDIR:-/tmp}/real-cluster-$module.XXXXXX")"
 lib="$base/lib"; conf="$base/conf"; logs="$base/logs"; data="$base/data"
 mkdir -p "$lib" "$conf" "$logs" "$data"
 cp "$hbase_lib"/*.jar "$lib/"
-if [[ -n "$module_dir" && ${#prefix_jars[@]} -eq 0 && -z "$perf_cp" ]]; then
+if [[ -n "$module_dir" && ${#prefix_jars[@]} -eq 0 && -z "$perf_cp" && "$phoenix_client" != true ]]; then
   cp "$(module_jar_of "$module_dir")" "$lib/"
 fi
 if [[ -n "$extra_lib" ]]; then
-  cp "$extra_lib"/*.jar "$lib/"
+  # A third-party jar whose artifact HBase's lib/ already holds stays out, whatever its version:
+  # the servers run on HBase's. Other versions are listed as conflicts, and so are classes then
+  # in two jars of lib/ (one of them added).
+  python3 "$root/dev-support/real-cluster/merge-lib.py" "$hbase_lib" "$extra_lib" "$lib" >&2 \
+    || say "lib/ holds a class in two jars (above): the class path's order decides which loads"
 fi
 for g in "${omit[@]}"; do
   # shellcheck disable=SC2086 # the glob is meant to expand
@@ -630,8 +684,35 @@ wait_for regionserver2 "reported for duty" 'Serving as '
 wait_for master "initialised (hbase:meta and namespaces online)" 'Master has completed initialization'
 
 # ---------------------------------------------------------------------------------------------
-# 4. hbase-perf by the ZooKeeper quorum, --verify.
+# 4. hbase-perf by the ZooKeeper quorum, --verify (for local-index-pruning, the Phoenix client).
 # ---------------------------------------------------------------------------------------------
+if [[ "$phoenix_client" == true ]]; then
+  # As PATCH.md deploys it: the module's jar on the client's class path, here with the Phoenix
+  # and HBase client jars of the cluster's lib/ (Phoenix's shaded client jar is not on Central)
+  # and the check's class from the module's test classes; no hbase-site.xml, only the JDBC URL.
+  client_cp="$client_jar:$client_classes:$lib/*"
+  phoenix_url="jdbc:phoenix:127.0.0.1:$zk_port"
+  say "Phoenix client: java -cp $(basename "$client_jar"):${client_classes#"$root/"}:lib/* dev.hbasepatches.localindex.LocalIndexRealClusterCheck --url $phoenix_url --regions $phoenix_regions"
+  set +e
+  "$java_bin" -Xmx"$perf_heap" "${opens[@]}" -Dhbase.log.dir="$logs" -Dhbase.log.file=client.log \
+    -Dlog4j2.configurationFile="file:$conf/log4j2.properties" -cp "$client_cp" \
+    dev.hbasepatches.localindex.LocalIndexRealClusterCheck --url "$phoenix_url" \
+    --regions "$phoenix_regions" 2>&1 | grep --line-buffered -v '^SLF4J: ' | tee "$logs/client.out"
+  client_rc=${PIPESTATUS[0]}
+  set -e
+  if [[ $client_rc -ne 0 ]]; then
+    say "the Phoenix client exited $client_rc"
+    for n in regionserver1 regionserver2; do report_process "$n"; done
+    if [[ -f "$logs/client.log" ]]; then
+      echo "----- the Phoenix client: its errors ($logs/client.log) -----" >&2
+      awk '/ (ERROR|FATAL) / { seen = 1; print; n++ } seen && /^Caused by: / { print; n++ } n >= 16 { exit }' \
+        "$logs/client.log" >&2 || true
+    fi
+    die "the Phoenix client against --module $module (exit $client_rc)"
+  fi
+  perf_signal="[local-index] passed: "
+  say "Phoenix client: passed"
+else
 perf_args=(--zk="127.0.0.1:$zk_port" --rows="$rows" --presplit=4 --flush --verify
   --connectTimeout=120s --table=RealCluster)
 if [[ "$block_encoding" != NONE ]]; then perf_args+=(--blockEncoding="$block_encoding"); fi
@@ -649,6 +730,7 @@ if [[ $perf_rc -ne 0 ]]; then
   die "hbase-perf --verify against --module $module (exit $perf_rc)"
 fi
 say "hbase-perf --verify: passed"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # 5. Is the module on?
@@ -661,6 +743,15 @@ if [[ "$module" == none ]]; then
     die "stock HBase, yet a log names dev.hbasepatches: $(grep -h 'dev\.hbasepatches' "$logs"/*.log | head -3)"
   fi
   say "it is stock HBase: no dev.hbasepatches class in any log"
+elif [[ "$phoenix_client" == true ]]; then
+  line="$(grep -F "$perf_signal" "$logs/client.out" | head -1 || true)"
+  [[ -n "$line" ]] || die "the Phoenix client's output has no line with '$perf_signal'"
+  say "Phoenix client: it is on: $line"
+  # Nothing of the module runs on the servers (PATCH.md: client side), and Phoenix is there.
+  for n in regionserver1 regionserver2; do
+    grep -q 'dev\.hbasepatches' "$logs/$n.log" && die "$n's log names dev.hbasepatches: the module is client side"
+    say "$n: Phoenix loaded: $(grep -oE 'org\.apache\.phoenix\.coprocessor\.[A-Za-z]+' "$logs/$n.log" | sort -u | head -4 | tr '\n' ' ')"
+  done
 elif [[ -n "$perf_signal" ]]; then
   line="$(grep -F "$perf_signal" "$logs/perf.out" | head -1 || true)"
   [[ -n "$line" ]] || die "hbase-perf's output has no line with '$perf_signal'"
@@ -771,4 +862,8 @@ done
 stop_cluster
 on=""
 [[ -n "$signal$perf_signal" ]] && on=", module on"
-say "done: --module $module${module_dir:+ (mode $mode)}: cluster up, hbase-perf --verify passed$on"
+if [[ "$phoenix_client" == true ]]; then
+  say "done: --module $module: cluster up with Phoenix $phoenix_version (HBase $hbase_version), the Phoenix client's checks passed$on"
+else
+  say "done: --module $module${module_dir:+ (mode $mode)}: cluster up, hbase-perf --verify passed$on"
+fi
