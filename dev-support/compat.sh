@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+#
+# Licensed to the Apache Software Foundation (ASF) under one or more contributor license
+# agreements; and to You under the Apache License, Version 2.0.
+#
+# The compatibility record of one HBase release: runs every module's tests against the release a
+# build profile pins, reads the surefire XML reports each module wrote, and writes one line per
+# module to docs/compatibility/hbase-<version>.tsv. The tables in README.md and BUILDING.md are
+# generated from those files (dev.hbasepatches.jmh.report.Compatibility, jmh-benchmarks).
+
+set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+Usage: dev-support/compat.sh [-P PROFILE] [--reports-only] [--log FILE] [-- MAVEN OPTIONS]
+
+Runs `mvn -B -o verify -fae -pl '!jmh-benchmarks'` (every module but the benchmarks, one reactor
+run, going on after a module fails) with the release profile PROFILE (none: the default release,
+HBase 2.6.4-hadoop3; `-P hbase-2.6.1`: HBase 2.6.1-hadoop3), then writes
+docs/compatibility/hbase-<hbase.version>.tsv: per module the HBase and Phoenix release it ran on,
+its own tests, failures, errors and skipped, the same four for upstream's test classes run with
+the change installed (target/upstream-test-reports), the result, a hash of the module's src/
+(as Evidence hashes src/main), the commit, the JDK and the date.
+
+  -P PROFILE       the release profile (only release profiles: hbase-2.6.1)
+  --reports-only   run no build; read the reports the modules' target/ folders hold now
+  --log FILE       the Maven output (default target/compat/<release>.log)
+  -h, --help       this text
+
+Environment: MVN overrides the Maven command (e.g. MVN="nice -n 19 mvn").
+Then regenerate the tables:
+  java -cp jmh-benchmarks/target/benchmarks.jar dev.hbasepatches.jmh.report.Compatibility --docs
+
+Example:
+  dev-support/compat.sh && dev-support/compat.sh -P hbase-2.6.1
+USAGE
+}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+profile=""
+reports_only=0
+log=""
+extra=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -P) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; profile=$2; shift 2 ;;
+    -P*) profile=${1#-P}; shift ;;
+    --reports-only) reports_only=1; shift ;;
+    --log) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; log=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "compat.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+# A property's value in a pom: the first <name>value</name> after the line matching `from`.
+pom_property() { # file name from
+  awk -v name="$2" -v from="$3" '
+    $0 ~ from { on = 1 }
+    on && index($0, "<" name ">") {
+      s = $0; sub(".*<" name ">", "", s); sub("</" name ">.*", "", s); print s; exit
+    }' "$1"
+}
+
+hbase_version=$(pom_property "$root/pom.xml" hbase.version '<properties>')
+if [[ -n $profile ]]; then
+  grep -q "<id>$profile</id>" "$root/pom.xml" || {
+    echo "compat.sh: the root pom has no profile $profile" >&2; exit 2; }
+  v=$(pom_property "$root/pom.xml" hbase.version "<id>$profile</id>")
+  [[ -n $v ]] || { echo "compat.sh: profile $profile sets no hbase.version" >&2; exit 2; }
+  hbase_version=$v
+fi
+phoenix_version=$(pom_property "$root/pom.xml" phoenix.version '<properties>')
+# phoenix-patches pins its own HBase release for every profile.
+phoenix_hbase=$(pom_property "$root/phoenix-patches/pom.xml" hbase.version '<properties>')
+release="hbase-$hbase_version"
+out_dir="$root/docs/compatibility"
+out="$out_dir/$release.tsv"
+mkdir -p "$root/target/compat" "$out_dir"
+[[ -n $log ]] || log="$root/target/compat/$release.log"
+
+# The modules, in reactor order: every module under hbase-patches/ and phoenix-patches/, then
+# hbase-perf (jmh-benchmarks is left out: its tests check the documents, these tables included).
+modules=()
+for parent in hbase-patches phoenix-patches; do
+  while read -r m; do modules+=("$parent/$m"); done < <(
+    sed -n 's:.*<module>\(.*\)</module>.*:\1:p' "$root/$parent/pom.xml")
+done
+modules+=(hbase-perf)
+
+artifact_id() { # module dir
+  awk '/<\/parent>/ { f = 1; next }
+    f && /<artifactId>/ { gsub(/.*<artifactId>|<\/artifactId>.*/, ""); print; exit }' \
+    "$root/$1/pom.xml"
+}
+
+# What Evidence.treeSha computes: the first 16 hex digits of the sha256 of the sha256sum lines
+# of every file under DIR, in byte order of their ./paths.
+tree_sha() {
+  [[ -d $1 ]] || { echo none; return; }
+  (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum \
+    | sha256sum | cut -c1-16)
+}
+
+marker="$root/target/compat/$release.start"
+if [[ $reports_only -eq 0 ]]; then
+  touch "$marker"
+  sleep 1
+  profile_args=()
+  [[ -n $profile ]] && profile_args=(-P "$profile")
+  cmd=(${MVN:-mvn} -B -o verify -fae -pl '!jmh-benchmarks' "${profile_args[@]}" "${extra[@]}")
+  echo "compat.sh: ${cmd[*]} (output: $log)"
+  set +e
+  (cd "$root" && "${cmd[@]}") >"$log" 2>&1
+  rc=$?
+  set -e
+  echo "compat.sh: Maven exited $rc"
+else
+  rc=-
+fi
+
+# Sums tests, failures, errors, skipped over the TEST-*.xml files of a report folder (those
+# written by this run, unless --reports-only).
+sum_reports() { # dir
+  local dir=$1 files=()
+  if [[ -d $dir ]]; then
+    if [[ $reports_only -eq 1 ]]; then
+      mapfile -t files < <(find "$dir" -maxdepth 1 -name 'TEST-*.xml' | LC_ALL=C sort)
+    else
+      mapfile -t files < <(find "$dir" -maxdepth 1 -name 'TEST-*.xml' -newer "$marker" \
+        | LC_ALL=C sort)
+    fi
+  fi
+  if [[ ${#files[@]} -eq 0 ]]; then
+    echo "- - - - 0"
+    return
+  fi
+  # The first <testsuite ...> element of each file carries the counts.
+  for f in "${files[@]}"; do
+    tr '\n' ' ' <"$f" | grep -o '<testsuite [^>]*>' | head -n 1
+  done | awk '
+    function attr(s, n,   m) {
+      if (match(s, " " n "=\"[0-9]+\"")) {
+        m = substr(s, RSTART, RLENGTH); gsub(/[^0-9]/, "", m); return m + 0
+      }
+      return 0
+    }
+    { t += attr($0, "tests"); f += attr($0, "failures"); e += attr($0, "errors")
+      s += attr($0, "skipped"); n++ }
+    END { printf "%d %d %d %d %d\n", t, f, e, s, n }'
+}
+
+commit=$(git -C "$root" rev-parse --short=12 HEAD)
+if [[ -n $(git -C "$root" status --porcelain --untracked-files=no) ]]; then
+  commit="$commit+"
+fi
+jdk=$(java -version 2>&1 | head -n 1 | sed 's/.*version "\([^"]*\)".*/\1/')
+jdk="$jdk $(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.vendor = //p')"
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
+tmp="$out.tmp"
+{
+  printf '# The tests each module ran on %s, written by dev-support/compat.sh%s; do not edit.\n' \
+    "$release" "${profile:+ -P $profile}"
+  printf '# result: passed (every test passed), failed (a test failed), build failed (the module'
+  printf ' did not build or its tests did not finish), not run (no reports: a module it needs'
+  printf ' failed).\n# upstream_*: upstream test classes run with the change installed. src_sha:'
+  printf ' the module'"'"'s src/ as Evidence.treeSha hashes it. "+" after the commit: uncommitted'
+  printf ' changes.\n'
+  printf 'module\thbase\tphoenix\ttests\tfailures\terrors\tskipped'
+  printf '\tupstream_tests\tupstream_failures\tupstream_errors\tupstream_skipped'
+  printf '\tresult\tsrc_sha\tcommit\tjdk\tdate\n'
+  for m in "${modules[@]}"; do
+    hv=$hbase_version
+    pv=-
+    if [[ $m == phoenix-patches/* ]]; then
+      hv=$phoenix_hbase
+      pv=$phoenix_version
+    fi
+    read -r t f e s n <<<"$(sum_reports "$root/$m/target/surefire-reports")"
+    read -r ut uf ue us un <<<"$(sum_reports "$root/$m/target/upstream-test-reports")"
+    aid=$(artifact_id "$m")
+    broke=0
+    if [[ $rc != - ]] && grep -q "Failed to execute goal .* on project $aid:" "$log"; then
+      broke=1
+    fi
+    if [[ $n -eq 0 && $un -eq 0 ]]; then
+      result="not run"
+      [[ $broke -eq 1 ]] && result="build failed"
+    elif [[ $(( ${f/-/0} + ${e/-/0} + ${uf/-/0} + ${ue/-/0} )) -gt 0 ]]; then
+      result="failed"
+    elif [[ $broke -eq 1 ]]; then
+      result="build failed"
+    else
+      result="passed"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+      "$m" "$hv" "$pv" "$t" "$f" "$e" "$s" "$ut" "$uf" "$ue" "$us" "$result" \
+      "$(tree_sha "$root/$m/src")" "$commit" "$jdk" "$date"
+  done
+} >"$tmp"
+mv "$tmp" "$out"
+echo "compat.sh: wrote $out"
+column -t -s $'\t' <(grep -v '^#' "$out") | cut -c1-150
