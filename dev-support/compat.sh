@@ -102,6 +102,15 @@ tree_sha() {
     | sha256sum | cut -c1-16)
 }
 
+# What the build runs from, taken before it starts.
+commit=$(git -C "$root" rev-parse --short=12 HEAD)
+if [[ -n $(git -C "$root" status --porcelain --untracked-files=no) ]]; then
+  commit="$commit+"
+fi
+jdk=$(java -version 2>&1 | head -n 1 | sed 's/.*version "\([^"]*\)".*/\1/')
+jdk="$jdk $(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.vendor = //p')"
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
 marker="$root/target/compat/$release.start"
 if [[ $reports_only -eq 0 ]]; then
   touch "$marker"
@@ -149,14 +158,6 @@ sum_reports() { # dir
       s += attr($0, "skipped"); n++ }
     END { printf "%d %d %d %d %d\n", t, f, e, s, n }'
 }
-
-commit=$(git -C "$root" rev-parse --short=12 HEAD)
-if [[ -n $(git -C "$root" status --porcelain --untracked-files=no) ]]; then
-  commit="$commit+"
-fi
-jdk=$(java -version 2>&1 | head -n 1 | sed 's/.*version "\([^"]*\)".*/\1/')
-jdk="$jdk $(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.vendor = //p')"
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
 tmp="$out.tmp"
 {
