@@ -39,9 +39,10 @@ import org.junit.Test;
  * Every configuration key a document names ({@code hbasepatches.*}, in README, BUILDING, each
  * PATCH.md and every other Markdown file) is a string the code it documents holds, and every
  * class it names ({@code dev.hbasepatches.x.Y}) is a source file: a document cannot tell an
- * operator to set a key no code reads, or to load a class that does not exist. A module's
- * documents are checked against the sources of that module and of the project modules it depends
- * on; the root documents against every module's sources. A key may name alternatives
+ * operator to set a key no code reads, or to load a class that does not exist. A key belongs to
+ * the modules whose code holds keys of its namespace ({@code hbasepatches.seekskip.*}: seek-skip),
+ * and must be a literal of their main code ({@code src/main*}); a {@code -Dhbasepatches.*} system
+ * property may be one of their tests. A key may name alternatives
  * ({@code hbasepatches.<seekskip|rowindex>.mode}: each must exist), a placeholder
  * ({@code <change>}: any) or a prefix ({@code hbasepatches.timeline.*}: at least one).
  */
@@ -54,7 +55,6 @@ public class DocumentKeysTest {
   static final Pattern CLASS = Pattern.compile(
     "(?<![A-Za-z0-9_.])dev\\.hbasepatches(?:\\.[a-z0-9_]+)+\\.[A-Z][A-Za-z0-9_]*");
   static final Pattern ALTERNATIVES = Pattern.compile("<([^<>]*)>");
-  static final Pattern DEPENDENCY = Pattern.compile("<artifactId>(hbasepatches-[^<]+)</artifactId>");
 
   @Test
   public void everyKeyAndClassTheDocumentsNameExistsInTheCode() throws IOException {
@@ -76,7 +76,11 @@ public class DocumentKeysTest {
       Files.writeString(src.resolve("Settings.java"), "package dev.hbasepatches.m;\n"
         + "class Settings { static final String MODE = \"hbasepatches.m.mode\";"
         + " static final String SIZE = \"hbasepatches.m.size\"; }\n");
+      Path test = Files.createDirectories(m.resolve("src/test/java/dev/hbasepatches/m"));
+      Files.writeString(test.resolve("SettingsTest.java"), "package dev.hbasepatches.m;\n"
+        + "class SettingsTest { String seed = System.getProperty(\"hbasepatches.m.seed\"); }\n");
       Files.writeString(m.resolve("PATCH.md"), "Set `hbasepatches.m.mode` and"
+        + " `-Dhbasepatches.m.seed=5` (tests), not `hbasepatches.m.seed` (a setting)"
         + " `-Dhbasepatches.m.size=1`, not `hbasepatches.m.sise`; the class"
         + " `dev.hbasepatches.m.Settings` and `dev.hbasepatches.m.Setings`; `hbasepatches.m.*`.\n");
       Files.writeString(root.resolve("README.md"), "`hbasepatches.<m|n>.mode`,"
@@ -84,6 +88,7 @@ public class DocumentKeysTest {
       assertEquals(List.of(
         "README.md: hbasepatches.<m|n>.mode (hbasepatches.n.mode)",
         "hbase-patches/m/PATCH.md: dev.hbasepatches.m.Setings",
+        "hbase-patches/m/PATCH.md: hbasepatches.m.seed",
         "hbase-patches/m/PATCH.md: hbasepatches.m.sise"), check(root));
     } finally {
       try (Stream<Path> walk = Files.walk(root)) {
@@ -102,19 +107,9 @@ public class DocumentKeysTest {
           && Files.isRegularFile(p);
       }).sorted().collect(Collectors.toList());
     }
-    // Modules: every directory below the root with a pom.xml, by artifactId.
-    Map<String, Path> byArtifact = new LinkedHashMap<>();
-    for (Path p : all) {
-      if (p.getFileName().toString().equals("pom.xml") && !p.getParent().equals(root)) {
-        String pom = Files.readString(p, StandardCharsets.UTF_8);
-        int parentEnd = pom.indexOf("</parent>");
-        Matcher a = Pattern.compile("<artifactId>([^<]+)</artifactId>")
-          .matcher(pom.substring(Math.max(parentEnd, 0)));
-        if (a.find()) {
-          byArtifact.put(a.group(1), p.getParent());
-        }
-      }
-    }
+    // Literals of main code (src/main*: what a deployment reads) and of any code (tests read
+    // system properties given with -D).
+    Map<Path, Set<String>> mainLiterals = new LinkedHashMap<>();
     Map<Path, Set<String>> literals = new LinkedHashMap<>();
     Set<String> classes = new TreeSet<>();
     for (Path p : all) {
@@ -128,8 +123,12 @@ public class DocumentKeysTest {
       }
       Path module = owner(root, p);
       Matcher l = LITERAL.matcher(Files.readString(p, StandardCharsets.UTF_8));
+      boolean main = rel.substring(module.toString().length()).startsWith("/src/main");
       while (l.find()) {
         literals.computeIfAbsent(module, k -> new TreeSet<>()).add(l.group(1));
+        if (main) {
+          mainLiterals.computeIfAbsent(module, k -> new TreeSet<>()).add(l.group(1));
+        }
       }
     }
     List<String> missing = new ArrayList<>();
@@ -139,30 +138,17 @@ public class DocumentKeysTest {
       }
       String text = Files.readString(doc, StandardCharsets.UTF_8);
       String where = root.relativize(doc).toString().replace('\\', '/') + ": ";
-      Path module = owner(root, doc);
-      Set<String> known = new TreeSet<>();
-      if (module.equals(root)) {
-        literals.values().forEach(known::addAll);
-      } else {
-        known.addAll(literals.getOrDefault(module, Set.of()));
-        Matcher d = DEPENDENCY.matcher(Files.readString(module.resolve("pom.xml"),
-          StandardCharsets.UTF_8));
-        while (d.find()) {
-          Path dep = byArtifact.get(d.group(1));
-          if (dep != null) {
-            known.addAll(literals.getOrDefault(dep, Set.of()));
-          }
-        }
-      }
       Set<String> seen = new TreeSet<>();
       Matcher k = DOC_KEY.matcher(text);
       while (k.find()) {
         String key = k.group();
-        if (!seen.add(key)) {
+        boolean property = k.start() >= 2 && text.startsWith("-D", k.start() - 2);
+        if (!seen.add((property ? "-D" : "") + key)) {
           continue;
         }
         for (String one : expand(key)) {
           Pattern p = Pattern.compile(toRegex(one));
+          Set<String> known = owners(one, property ? literals : mainLiterals);
           if (known.stream().noneMatch(s -> p.matcher(s).matches())) {
             missing.add(where + key + (one.equals(key) ? "" : " (" + one + ")"));
           }
@@ -177,6 +163,24 @@ public class DocumentKeysTest {
     }
     missing.sort(null);
     return missing;
+  }
+
+  /**
+   * The literals of the modules a key belongs to: those whose code holds a key of the same
+   * namespace ({@code hbasepatches.seekskip.}: seek-skip); every module's for a placeholder.
+   */
+  private static Set<String> owners(String key, Map<Path, Set<String>> literals) {
+    String rest = key.substring("hbasepatches.".length());
+    int dot = rest.indexOf('.');
+    String ns = dot < 0 ? rest : rest.substring(0, dot);
+    Set<String> known = new TreeSet<>();
+    for (Set<String> module : literals.values()) {
+      if (ns.contains("<") || ns.contains("*")
+        || module.stream().anyMatch(s -> s.startsWith("hbasepatches." + ns + "."))) {
+        known.addAll(module);
+      }
+    }
+    return known;
   }
 
   /** The module a file belongs to: its nearest folder below the root with a pom.xml, or root. */
