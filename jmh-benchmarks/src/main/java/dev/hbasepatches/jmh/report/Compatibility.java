@@ -205,14 +205,18 @@ public final class Compatibility {
   }
 
   /**
-   * Per module and HBase release, the entry that decides the cell: the latest by date (a module
-   * that pins its own release, like Phoenix's, is in every record with the same release).
+   * Per module and HBase release, the entry that decides the cell: the latest by date of those
+   * that ran, else the latest (a module that pins its own release, like Phoenix's, can be in
+   * every record with the same release).
    */
   static Map<String, Entry> latest(List<Entry> all) {
     Map<String, Entry> out = new LinkedHashMap<>();
     for (Entry e : all) {
-      out.merge(e.module() + "@" + e.hbase(), e,
-        (a, b) -> b.date().compareTo(a.date()) >= 0 ? b : a);
+      out.merge(e.module() + "@" + e.hbase(), e, (a, b) -> {
+        boolean aRan = !a.result().equals("not run");
+        boolean bRan = !b.result().equals("not run");
+        return aRan != bRan ? (bRan ? b : a) : b.date().compareTo(a.date()) >= 0 ? b : a;
+      });
     }
     return out;
   }
