@@ -12,7 +12,8 @@ set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-Usage: dev-support/compat.sh [-P PROFILE] [--reports-only] [--log FILE] [-- MAVEN OPTIONS]
+Usage: dev-support/compat.sh [-P PROFILE] [--skip MODULE]... [--reports-only] [--log FILE]
+                             [-- MAVEN OPTIONS]
 
 Runs `mvn -B -o verify -fae -pl '!jmh-benchmarks'` (every module but the benchmarks, one reactor
 run, going on after a module fails) with the release profile PROFILE (none: the default release,
@@ -23,6 +24,8 @@ the change installed (target/upstream-test-reports), the result, a hash of the m
 (as Evidence hashes src/main), the commit, the JDK and the date.
 
   -P PROFILE       the release profile (only release profiles: hbase-2.6.1)
+  --skip MODULE    leave MODULE (e.g. phoenix-patches/local-index-pruning) out of the build and
+                   the record (a module that pins its own release has a line in another record)
   --reports-only   run no build; read the reports the modules' target/ folders hold now
   --log FILE       the Maven output (default target/compat/<release>.log)
   -h, --help       this text
@@ -40,11 +43,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 profile=""
 reports_only=0
 log=""
+skip=()
 extra=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -P) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; profile=$2; shift 2 ;;
     -P*) profile=${1#-P}; shift ;;
+    --skip) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; skip+=("${2%/}"); shift 2 ;;
     --reports-only) reports_only=1; shift ;;
     --log) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; log=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -87,6 +92,19 @@ for parent in hbase-patches phoenix-patches; do
     sed -n 's:.*<module>\(.*\)</module>.*:\1:p' "$root/$parent/pom.xml")
 done
 modules+=(hbase-perf)
+exclude='!jmh-benchmarks'
+skipped=""
+for s in "${skip[@]}"; do
+  found=0
+  kept=()
+  for m in "${modules[@]}"; do
+    if [[ $m == "$s" ]]; then found=1; else kept+=("$m"); fi
+  done
+  [[ $found -eq 1 ]] || { echo "compat.sh: --skip $s: no such module" >&2; exit 2; }
+  modules=("${kept[@]}")
+  exclude="$exclude,!$s"
+  skipped="$skipped --skip $s"
+done
 
 artifact_id() { # module dir
   awk '/<\/parent>/ { f = 1; next }
@@ -117,7 +135,7 @@ if [[ $reports_only -eq 0 ]]; then
   sleep 1
   profile_args=()
   [[ -n $profile ]] && profile_args=(-P "$profile")
-  cmd=(${MVN:-mvn} -B -o verify -fae -pl '!jmh-benchmarks' "${profile_args[@]}" "${extra[@]}")
+  cmd=(${MVN:-mvn} -B -o verify -fae -pl "$exclude" "${profile_args[@]}" "${extra[@]}")
   echo "compat.sh: ${cmd[*]} (output: $log)"
   set +e
   (cd "$root" && "${cmd[@]}") >"$log" 2>&1
@@ -161,11 +179,11 @@ sum_reports() { # dir
 
 tmp="$out.tmp"
 {
-  printf '# The tests each module ran on %s, written by dev-support/compat.sh%s; do not edit.\n' \
-    "$release" "${profile:+ -P $profile}"
+  printf '# The tests each module ran on %s, written by dev-support/compat.sh%s%s; do not edit.\n' \
+    "$release" "${profile:+ -P $profile}" "$skipped"
   printf '# result: passed (every test passed), failed (a test failed), build failed (the module'
-  printf ' did not build or its tests did not finish), not run (no reports: a module it needs'
-  printf ' failed).\n# upstream_*: upstream test classes run with the change installed. src_sha:'
+  printf ' did not build or its tests did not finish), no tests (built and verified, no JUnit tests),'
+  printf ' not run (no reports: a module it needs failed).\n# upstream_*: upstream test classes run with the change installed. src_sha:'
   printf ' the module'"'"'s src/ as Evidence.treeSha hashes it. "+" after the commit: uncommitted'
   printf ' changes.\n'
   printf 'module\thbase\tphoenix\ttests\tfailures\terrors\tskipped'
@@ -187,7 +205,11 @@ tmp="$out.tmp"
     fi
     if [[ $n -eq 0 && $un -eq 0 ]]; then
       result="not run"
-      [[ $broke -eq 1 ]] && result="build failed"
+      if [[ $broke -eq 1 ]]; then
+        result="build failed"
+      elif [[ $rc != - ]] && grep -q "Building jar: $root/$m/target/" "$log"; then
+        result="no tests"
+      fi
     elif [[ $(( ${f/-/0} + ${e/-/0} + ${uf/-/0} + ${ue/-/0} )) -gt 0 ]]; then
       result="failed"
     elif [[ $broke -eq 1 ]]; then
