@@ -51,7 +51,8 @@ public final class Compatibility {
   static final String HEADER = "module\thbase\tphoenix\ttests\tfailures\terrors\tskipped"
     + "\tupstream_tests\tupstream_failures\tupstream_errors\tupstream_skipped\tresult\tsrc_sha"
     + "\tcommit\tjdk\tdate";
-  static final Set<String> RESULTS = Set.of("passed", "failed", "build failed", "not run");
+  static final Set<String> RESULTS = Set.of("passed", "failed", "build failed", "no tests",
+    "not run");
 
   /**
    * One module's line of a record. Counts are -1 where the module wrote no reports of that kind
@@ -139,7 +140,7 @@ public final class Compatibility {
       boolean consistent = switch (result) {
         case "passed" -> ran && e.allFailed() == 0 && e.executed() > 0;
         case "failed" -> ran && e.allFailed() > 0;
-        case "not run" -> !ran;
+        case "not run", "no tests" -> !ran;
         default -> true;
       };
       if (!consistent) {
