@@ -12,8 +12,8 @@ set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-Usage: dev-support/compat.sh [-P PROFILE] [--skip MODULE]... [--reports-only] [--log FILE]
-                             [-- MAVEN OPTIONS]
+Usage: dev-support/compat.sh [-P PROFILE] [--skip MODULE]... [--reports-only | --from-log]
+                             [--log FILE] [-- MAVEN OPTIONS]
 
 Runs `mvn -B -o verify -fae -pl '!jmh-benchmarks'` (every module but the benchmarks, one reactor
 run, going on after a module fails) with the release profile PROFILE (none: the default release,
@@ -27,6 +27,9 @@ the change installed (target/upstream-test-reports), the result, a hash of the m
   --skip MODULE    leave MODULE (e.g. phoenix-patches/local-index-pruning) out of the build and
                    the record (a module that pins its own release has a line in another record)
   --reports-only   run no build; read the reports the modules' target/ folders hold now
+  --from-log       run no build; write the record of the last run for this release again from
+                   its log and the reports it wrote (e.g. after stopping a run: the modules it
+                   finished count, the rest are "not run"); commit and date are the run's start
   --log FILE       the Maven output (default target/compat/<release>.log)
   -h, --help       this text
 
@@ -42,6 +45,7 @@ USAGE
 root=$(cd "$(dirname "$0")/.." && pwd)
 profile=""
 reports_only=0
+from_log=0
 log=""
 skip=()
 extra=()
@@ -51,6 +55,7 @@ while [[ $# -gt 0 ]]; do
     -P*) profile=${1#-P}; shift ;;
     --skip) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; skip+=("${2%/}"); shift 2 ;;
     --reports-only) reports_only=1; shift ;;
+    --from-log) from_log=1; shift ;;
     --log) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; log=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
@@ -121,6 +126,7 @@ tree_sha() {
 }
 
 # What the build runs from, taken before it starts.
+marker="$root/target/compat/$release.start"
 commit=$(git -C "$root" rev-parse --short=12 HEAD)
 if [[ -n $(git -C "$root" status --porcelain --untracked-files=no) ]]; then
   commit="$commit+"
@@ -129,8 +135,14 @@ jdk=$(java -version 2>&1 | head -n 1 | sed 's/.*version "\([^"]*\)".*/\1/')
 jdk="$jdk $(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.vendor = //p')"
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
-marker="$root/target/compat/$release.start"
-if [[ $reports_only -eq 0 ]]; then
+if [[ $from_log -eq 1 ]]; then
+  [[ -f $marker && -f $log ]] || {
+    echo "compat.sh: --from-log: no earlier run of $release ($marker, $log)" >&2; exit 2; }
+  started=$(stat -c %Y "$marker")
+  date=$(date -u -d "@$started" +%Y-%m-%dT%H:%M:%SZ)
+  commit=$(git -C "$root" log -1 --before="@$started" --format=%h --abbrev=12 HEAD)
+  rc=stopped
+elif [[ $reports_only -eq 0 ]]; then
   touch "$marker"
   sleep 1
   profile_args=()
@@ -203,7 +215,11 @@ tmp="$out.tmp"
     if [[ $rc != - ]] && grep -q "Failed to execute goal .* on project $aid:" "$log"; then
       broke=1
     fi
-    if [[ $n -eq 0 && $un -eq 0 ]]; then
+    if [[ $rc != - && $broke -eq 0 ]] && ! grep -q "Building jar: $root/$m/target/" "$log"; then
+      # Maven never finished the module (a run stopped on the way): its reports are partial.
+      t=- f=- e=- s=- ut=- uf=- ue=- us=-
+      result="not run"
+    elif [[ $n -eq 0 && $un -eq 0 ]]; then
       result="not run"
       if [[ $broke -eq 1 ]]; then
         result="build failed"
