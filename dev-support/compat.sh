@@ -138,6 +138,12 @@ date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 if [[ $from_log -eq 1 ]]; then
   [[ -f $marker && -f $log ]] || {
     echo "compat.sh: --from-log: no earlier run of $release ($marker, $log)" >&2; exit 2; }
+  for other in "$root"/target/compat/*.start; do
+    if [[ $other -nt $marker ]]; then
+      echo "compat.sh: --from-log: a later run ($other) wrote over $release's reports" >&2
+      exit 2
+    fi
+  done
   started=$(stat -c %Y "$marker")
   date=$(date -u -d "@$started" +%Y-%m-%dT%H:%M:%SZ)
   commit=$(git -C "$root" log -1 --before="@$started" --format=%h --abbrev=12 HEAD)
@@ -215,7 +221,13 @@ tmp="$out.tmp"
     if [[ $rc != - ]] && grep -q "Failed to execute goal .* on project $aid:" "$log"; then
       broke=1
     fi
-    if [[ $rc != - && $broke -eq 0 ]] && ! grep -q "Building jar: $root/$m/target/" "$log"; then
+    name=$(awk '/<\/parent>/ { f = 1; next }
+      f && /<name>/ { gsub(/.*<name>|<\/name>.*/, ""); print; exit }' "$root/$m/pom.xml")
+    finished=0
+    if grep -F "[INFO] $name " "$log" | grep -Eq ' (SUCCESS|FAILURE) \['; then
+      finished=1
+    fi
+    if [[ $rc != - && $broke -eq 0 && $finished -eq 0 ]]; then
       # Maven never finished the module (a run stopped on the way): its reports are partial.
       t=- f=- e=- s=- ut=- uf=- ue=- us=-
       result="not run"
@@ -223,7 +235,7 @@ tmp="$out.tmp"
       result="not run"
       if [[ $broke -eq 1 ]]; then
         result="build failed"
-      elif [[ $rc != - ]] && grep -q "Building jar: $root/$m/target/" "$log"; then
+      elif [[ $rc != - && $finished -eq 1 ]]; then
         result="no tests"
       fi
     elif [[ $(( ${f/-/0} + ${e/-/0} + ${uf/-/0} + ${ue/-/0} )) -gt 0 ]]; then
