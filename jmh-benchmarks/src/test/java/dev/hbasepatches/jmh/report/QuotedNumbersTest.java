@@ -38,7 +38,8 @@ import org.junit.Test;
  * Every interval a user document quotes, "1.62x [1.45, 1.82]", is in a result file the project
  * commits (a report under some {@code results/} folder): a number typed by hand, or left behind
  * when its report was re-run, fails here. The documents are the README and BUILDING files, every
- * PATCH.md and README outside {@code results/}, and {@code docs/}; a result file may write the
+ * PATCH.md and README outside {@code results/} and {@code dev-support/} (whose README records
+ * command output, like a result), and {@code docs/}; a result file may write the
  * same interval as a table's cells ("| 1.62 | [1.45, 1.82] |") or as "1.45 to 1.82", on one line
  * or two.
  */
@@ -92,7 +93,8 @@ public class QuotedNumbersTest {
       boolean inResults = rel.contains("/results/");
       if (inResults && (name.endsWith(".md") || name.endsWith(".txt") || name.endsWith(".tsv"))) {
         known.addAll(intervals(Files.readString(p, StandardCharsets.UTF_8), true));
-      } else if (!inResults && name.endsWith(".md") && (rel.startsWith("docs/")
+      } else if (!inResults && !rel.startsWith("dev-support/") && name.endsWith(".md")
+        && (rel.startsWith("docs/")
         || name.equals("README.md") || name.equals("PATCH.md") || name.equals("BUILDING.md"))) {
         docs.add(p);
       }
