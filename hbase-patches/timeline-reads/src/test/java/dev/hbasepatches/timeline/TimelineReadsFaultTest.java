@@ -158,14 +158,18 @@ public class TimelineReadsFaultTest {
     return new Get(Bytes.toBytes(row(i))).setConsistency(Consistency.TIMELINE);
   }
 
-  /** A secondary serves nothing until it has seen the primary's files: wait for all of them. */
+  /**
+   * A secondary serves nothing until it has seen the primary's files (the store file refresh
+   * period, after a region move its reopening too): wait for all of them, up to three minutes on a
+   * loaded machine.
+   */
   private static void awaitSecondariesServe(TableName table) throws Exception {
     try (Table t = CLUSTER.connection().getTable(table)) {
       for (int i : new int[] { 0, ROWS - 1 }) {
         for (int r = 0; r < 3; r++) {
           Get g = new Get(Bytes.toBytes(row(i))).setReplicaId(r)
             .setConsistency(Consistency.TIMELINE);
-          CLUSTER.util().waitFor(60_000, 200, () -> !t.get(g).isEmpty());
+          CLUSTER.util().waitFor(180_000, 200, () -> !t.get(g).isEmpty());
         }
       }
     }
