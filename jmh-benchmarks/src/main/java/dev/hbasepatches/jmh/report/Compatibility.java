@@ -366,12 +366,10 @@ public final class Compatibility {
   static void replace(Path file, String block, PrintStream out) throws IOException,
     BadInputException {
     String text = Files.readString(file, StandardCharsets.UTF_8);
-    int b = text.indexOf(BEGIN);
-    int e = text.indexOf(END);
-    if (b < 0 || e < b) {
+    String updated = MarkedBlock.replace(text, BEGIN, END, block);
+    if (updated == null) {
       throw new BadInputException(file + " has no " + BEGIN + " ... " + END + " block");
     }
-    String updated = text.substring(0, b + BEGIN.length()) + "\n" + block + text.substring(e);
     if (!updated.equals(text)) {
       Files.writeString(file, updated, StandardCharsets.UTF_8);
       out.println("Compatibility: updated " + file);
@@ -380,8 +378,6 @@ public final class Compatibility {
 
   /** The block between the compat markers of {@code text}, or null. */
   static String block(String text) {
-    int b = text.indexOf(BEGIN);
-    int e = text.indexOf(END);
-    return b < 0 || e < b ? null : text.substring(b + BEGIN.length() + 1, e);
+    return MarkedBlock.between(text, BEGIN, END);
   }
 }

@@ -965,14 +965,11 @@ public final class Evidence {
       return;
     }
     String text = Files.readString(file, StandardCharsets.UTF_8);
-    int b = text.indexOf(BEGIN);
-    int e = text.indexOf(END);
-    if (b < 0 || e < b) {
+    String updated = MarkedBlock.replace(text, BEGIN, END, block);
+    if (updated == null) {
       out.println("Evidence: " + file + " has no " + BEGIN + " ... " + END + " block; left as is");
       return;
     }
-    String updated = text.substring(0, b + BEGIN.length()) + "\n" + block
-      + text.substring(e);
     if (!updated.equals(text)) {
       Files.writeString(file, updated, StandardCharsets.UTF_8);
       out.println("Evidence: updated " + file);
@@ -981,10 +978,9 @@ public final class Evidence {
 
   /** The block between the markers in {@code text}, or null. */
   static String block(String text) {
-    int b = text.indexOf(BEGIN);
-    int e = text.indexOf(END);
-    return b < 0 || e < b ? null : text.substring(b + BEGIN.length() + 1, e);
+    return MarkedBlock.between(text, BEGIN, END);
   }
+
 
   // ---------------------------------------------------------------------------------------------
   // what the report was made from
