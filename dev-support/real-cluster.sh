@@ -73,6 +73,8 @@
 #   --keep            keep the cluster directory (logs, data) after the run
 #   --refresh-lib     assemble lib/ again from Maven Central
 #   --build           build the module's jar and hbase-perf's jar first (mvn -pl ... -am package)
+#   --record DIR      with --module all: write each module's output to DIR/<module>.txt and the
+#                     summary to DIR/summary.txt (the files dev-support/real-cluster/runs/ holds)
 #
 # Environment:
 #   MVN               the Maven command (default: mvn; e.g. "nice mvn")
@@ -99,6 +101,7 @@ keep=false
 omit=()
 refresh_lib=false
 build=false
+record=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --module) module="$2"; shift 2 ;;
@@ -118,6 +121,8 @@ while [[ $# -gt 0 ]]; do
     --keep) keep=true; shift ;;
     --refresh-lib) refresh_lib=true; shift ;;
     --build) build=true; shift ;;
+    --record) record="$2"; shift 2 ;;
+    --record=*) record="${1#*=}"; shift ;;
     -h|--help) sed -n '19,/^set -euo pipefail/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "real-cluster.sh: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
   esac
@@ -135,7 +140,22 @@ if [[ "$module" == all ]]; then
     [[ "$keep" == true ]] && args+=(--keep)
     [[ "$build" == true ]] && args+=(--build)
     echo "[real-cluster] ===== $self ${args[*]}" >&2
-    if "$self" "${args[@]}"; then
+    if [[ -n "$record" ]]; then
+      mkdir -p "$record"
+      out="$record/$m.txt"
+      echo "\$ dev-support/real-cluster.sh ${args[*]}" >"$out"
+      # The run's own exit code, not tee's.
+      if "$self" "${args[@]}" 2>&1 | tee -a "$out" >&2; [[ ${PIPESTATUS[0]} -eq 0 ]]; then
+        ok=0
+      else
+        ok=1
+      fi
+    elif "$self" "${args[@]}"; then
+      ok=0
+    else
+      ok=1
+    fi
+    if [[ $ok -eq 0 ]]; then
       summary+=("$(printf '%-16s passed  %4ds' "$m" $((SECONDS - start)))")
     else
       failed=$((failed + 1))
@@ -144,6 +164,14 @@ if [[ "$module" == all ]]; then
   done
   echo "[real-cluster] ===== summary (mode $mode)" >&2
   printf '  %s\n' "${summary[@]}" >&2
+  if [[ -n "$record" ]]; then
+    {
+      echo "\$ dev-support/real-cluster.sh --module all --mode $mode --rows $rows --clients $clients --commands $commands --regions $phoenix_regions"
+      echo "commit $(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- . 2>/dev/null || echo +), version $(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/pom.xml" | head -1), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(java -version 2>&1 | head -1)"
+      echo "summary (mode $mode)"
+      printf '  %s\n' "${summary[@]}"
+    } >"$record/summary.txt"
+  fi
   exit $((failed > 0))
 fi
 

@@ -76,6 +76,40 @@ public class PatchSectionsTest {
       wrong.size());
   }
 
+  /** The text of section {@code name} (to the next "## " heading). */
+  static String section(String markdown, String name) {
+    StringBuilder out = new StringBuilder();
+    boolean in = false;
+    for (String line : markdown.split("\n")) {
+      if (line.startsWith("## ")) {
+        in = line.substring(3).strip().equals(name);
+      } else if (in) {
+        out.append(line).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  /** A reviewer reads the summary in a minute: it quotes at most two measured intervals. */
+  @Test
+  public void everySummaryQuotesAtMostTwoIntervals() throws IOException {
+    Path root = DocumentLinksTest.projectRoot();
+    List<String> wrong = new ArrayList<>();
+    try (Stream<Path> s = Stream.concat(Files.list(root.resolve("hbase-patches")),
+      Files.list(root.resolve("phoenix-patches")))) {
+      for (Path p : (Iterable<Path>) s.map(d -> d.resolve("PATCH.md"))
+        .filter(Files::isRegularFile).sorted()::iterator) {
+        String summary = section(Files.readString(p, StandardCharsets.UTF_8), "Summary");
+        int n = QuotedNumbersTest.intervals(summary, false).size();
+        if (n > 2) {
+          wrong.add(root.relativize(p) + ": " + n + " intervals");
+        }
+      }
+    }
+    assertEquals("PATCH.md summaries with more than two numbers:\n" + String.join("\n", wrong), 0,
+      wrong.size());
+  }
+
   @Test
   public void headingsInsideCodeBlocksAreNotSections() {
     assertEquals(List.of("Summary", "Limits"),

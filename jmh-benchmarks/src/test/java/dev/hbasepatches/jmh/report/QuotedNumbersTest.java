@@ -47,12 +47,12 @@ public class QuotedNumbersTest {
 
   private static final String NUM = "(-?\\d[\\d,]*(?:\\.\\d+)?)";
   /**
-   * "E [L, H]", "Ex [L, H]", "E | [L, H]", "Ex UPSTREAM [L, H]" (a side's name between), over a
-   * line break too.
+   * "E [L, H]", "Ex [L, H]", "E | [L, H]", "Ex UPSTREAM [L, H]" (a side's name between), "E ns
+   * [L, H]" (a unit between), over a line break too.
    */
   private static final Pattern BRACKETED = Pattern.compile(NUM
-    + "x?(?:\\s|\\|)+(?:(?:UPSTREAM|BASELINE|PATCHED|SERIES)\\s+)?\\[" + NUM + ", " + NUM
-    + "\\]");
+    + "x?(?:\\s|\\|)+(?:(?:UPSTREAM|BASELINE|PATCHED|SERIES|ns|us|µs|ms|s|%)\\s+)?\\["
+    + NUM + ", " + NUM + "\\]");
   /** "E | L to H" (the older reports' tables). */
   private static final Pattern TO = Pattern.compile(NUM + "x?(?:\\s|\\|)+" + NUM + " to " + NUM);
 
@@ -123,6 +123,8 @@ public class QuotedNumbersTest {
     assertEquals(Set.of("0.83 [0.41, 1.66]"), intervals("is 0.83\n  [0.41, 1.66].", true));
     assertEquals(Set.of("0.769 [0.755, 0.783]"), intervals("| 0.769 | 0.755 to 0.783 |", true));
     assertEquals(Set.of("1500 [1200, 1800]"), intervals("1,500 [1,200, 1,800]", false));
+    assertEquals(Set.of("121 [116, 127]"), intervals("costs **121 ns [116, 127]** per", false));
+    assertEquals(Set.of("3.9 [3.5, 4.4]"), intervals("p50 3.9 ms [3.5, 4.4]", false));
     assertTrue("a document's 'to' is not an interval it quotes",
       intervals("1.2 | 1.1 to 1.3", false).isEmpty());
   }
