@@ -379,9 +379,12 @@ check_one() {
       echo "$line"
     } >"$out/check.txt"
     # The lines a reader needs from the Maven output: the commands, test counts, failures, the
-    # reactor summary.
+    # reactor summary; not checkstyle's console list of every file's violations (Phoenix prints
+    # them as errors; those on the series' lines are in check.txt).
     grep -E '## mvn|Tests run:|FAIL|ERROR\]|Rule [0-9]+:|Matched by|\.java:\[[0-9]|BUILD (SUCCESS|FAILURE)|Reactor Summary|SUCCESS \[|FAILURE \[|^Applying:|^error:|^Patch failed' "$log" \
-      | no_color | grep -vE '^\[ERROR\] *$' | cut -c1-300 >"$out/check.log"
+      | no_color | grep -vE '^\[ERROR\] *$' \
+      | grep -vE '^\[(ERROR|WARN|WARNING)\] /[^ ]*\.java:[0-9]+(:[0-9]+)?: .*\[[A-Za-z]+\]$' \
+      | cut -c1-300 >"$out/check.log"
   fi
   unset TEST_DETAIL STYLE_DETAIL
   if [ $KEEP = 0 ]; then

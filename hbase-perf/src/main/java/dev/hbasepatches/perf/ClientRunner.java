@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -65,7 +66,15 @@ final class ClientRunner implements Runnable {
     /** With a warm-up: the JVM's counters when the first client began counting. */
     final AtomicReference<JvmCounters> jvmAtMeasureStart = new AtomicReference<>();
 
+    /** Nanosecond time: System.nanoTime, or a test's clock. */
+    final LongSupplier clock;
+
     Shared(RunContext ctx) {
+      this(ctx, System::nanoTime);
+    }
+
+    Shared(RunContext ctx, LongSupplier clock) {
+      this.clock = clock;
       int clients = ctx.options.clients;
       this.serviceTime = ctx.targetRate > 0 ? new Recorder(3) : null;
       this.warmupNanos = ctx.warmup == null ? 0 : ctx.warmup.toNanos();
@@ -77,7 +86,7 @@ final class ClientRunner implements Runnable {
         : 0;
       this.startLine = new CyclicBarrier(clients, () -> {
         jvmAtStart = JvmCounters.now();
-        startNanos = System.nanoTime();
+        startNanos = clock.getAsLong();
       });
     }
 
@@ -163,7 +172,7 @@ final class ClientRunner implements Runnable {
       if (shared.intervalNanos > 0) {
         waitUntil(intended);
       }
-      long begin = System.nanoTime();
+      long begin = shared.clock.getAsLong();
       if (begin - start >= shared.deadlineAfterNanos || Thread.currentThread().isInterrupted()) {
         break;
       }
@@ -183,7 +192,7 @@ final class ClientRunner implements Runnable {
         }
         continue;
       }
-      long end = System.nanoTime();
+      long end = shared.clock.getAsLong();
       if (rows == ClientWorkload.EXHAUSTED) {
         break;
       }
@@ -221,8 +230,9 @@ final class ClientRunner implements Runnable {
     }
   }
 
-  private static void waitUntil(long nanos) {
-    for (long left = nanos - System.nanoTime(); left > 0; left = nanos - System.nanoTime()) {
+  private void waitUntil(long nanos) {
+    for (long left = nanos - shared.clock.getAsLong(); left > 0;
+      left = nanos - shared.clock.getAsLong()) {
       LockSupport.parkNanos(left);
       if (Thread.currentThread().isInterrupted()) {
         return;

@@ -21,6 +21,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.apache.hadoop.hbase.TableName;
 import org.junit.Test;
@@ -124,18 +125,19 @@ public class ClientRunnerTest {
   public void aDurationBoundsARunWithoutAnOperationCount() {
     RunContext ctx = context("--duration=300ms", "randomRead");
     assertEquals(Long.MAX_VALUE, ctx.opsPerClient);
-    ClientRunner.Shared shared = new ClientRunner.Shared(ctx);
-    long t0 = System.nanoTime();
+    // A clock that moves only when an operation runs: 1 ms per operation, so a 300 ms run is
+    // exactly the operations that begin at 0, 1, ..., 299 ms.
+    AtomicLong now = new AtomicLong(TimeUnit.HOURS.toNanos(1));
+    ClientRunner.Shared shared = new ClientRunner.Shared(ctx, now::get);
     new ClientRunner(ctx, 0, shared, c -> new ClientWorkload(ctx, 0) {
       @Override
       int execute(long index) {
-        sleep(1);
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1));
         return 1;
       }
     }).run();
-    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-    assertTrue("ran " + took + " ms", took >= 300);
-    assertTrue(shared.ops.sum() > 0);
+    assertEquals(300, shared.ops.sum());
+    assertEquals(300, shared.rows.sum());
   }
 
   /** Allocates {@code bytes} per operation while warming up, nothing once counted. */
