@@ -492,7 +492,8 @@ final class ReplicaFailover {
 
   static final List<String> COLUMNS = List.of("mode", "reads", "failed", "empty or wrong",
     "stale", "p50 ms", "p99 ms", "max ms", "max after fault ms", "within " + SLA_MILLIS + " ms",
-    "within " + SLA_MILLIS + " ms after fault", "p99 after fault ms");
+    "within " + SLA_MILLIS + " ms after fault", "p99 after fault ms", "reads after fault",
+    "within " + SLA_MILLIS + " ms after fault (reads)");
 
   private ScenarioReport report(List<Arm> arms, List<String> notRun) {
     ScenarioReport report = new ScenarioReport("replicaFailover", String.format(Locale.ROOT,
@@ -551,7 +552,7 @@ final class ReplicaFailover {
         n, a.count(FAILED) + a.count(UNFINISHED), a.count(EMPTY) + a.count(WRONG),
         a.count(STALE), ms(all, 50), ms(all, 99), all.getMaxValue() / 1e6, afterMax / 1e6,
         (double) within / n, after == 0 ? null : (double) afterWithin / after,
-        after == 0 ? null : ms(afterAll, 99));
+        after == 0 ? null : ms(afterAll, 99), after, afterWithin);
       maxChart.series(a.mode.name(), maxPerBucket);
       for (int b = 0; b < buckets; b++) {
         Histogram h = perBucket[b];

@@ -1,0 +1,443 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * An end-to-end scenario as one command, with the statistics of the benchmark reports: rounds
+ * that alternate the order of the modes, one value per round and mode, intervals over rounds on
+ * the scale each quantity lives on (positive times on the log scale, shares on the logit scale,
+ * percentiles by bootstrap), verdicts only from an interval against a target.
+ *
+ * <pre>
+ * java -cp jmh-benchmarks/target/benchmarks.jar dev.hbasepatches.jmh.report.Scenario \
+ *   --root . timeline-failover [--rounds 6]      # runs the rounds, then writes the report
+ * java -cp ... Scenario --root . --report-only timeline-failover   # the report from raw/ again
+ * </pre>
+ *
+ * <p>{@code timeline-failover}: hbase-perf's {@code replicaFailover} (an embedded 3-RegionServer
+ * minicluster, one region with three replicas, 10,000 flushed rows, open-loop Gets at 100/s for
+ * 10 s, the primary's server aborted or stopped at 3 s), one JVM per round and fault with the
+ * three modes one after another (STRONG reads, HBase's TIMELINE client, the module's
+ * TimelineReader): odd rounds abort first with the modes in the order BASELINE, UPSTREAM, PATCHED,
+ * even rounds stop first in the reverse order. Each run holds the benchmark lock
+ * ({@code /tmp/hbasepatches-jmh.lock}). The report lands in
+ * {@code hbase-patches/timeline-reads/results/failover/}, with every run's own output under
+ * {@code raw/} and {@code run.properties} (commit, the hashes of the module's and hbase-perf's
+ * sources, the machine, the load).
+ */
+public final class Scenario {
+
+  static final String FAILOVER = "timeline-failover";
+  static final String LOCK = "/tmp/hbasepatches-jmh.lock";
+  static final double TARGET_MS = 50;
+  static final String[] MODES = { "BASELINE", "UPSTREAM", "PATCHED" };
+  static final String[] FAULTS = { "abort", "stop" };
+  static final int DEFAULT_ROUNDS = 6;
+
+  private Scenario() {
+  }
+
+  /** One mode's row of one run's {@code replicaFailover.csv}. */
+  record ModeRun(int round, String fault, String mode, long reads, long failed, long empty,
+    long stale, double maxAfterFaultMs, double p99AfterFaultMs, long readsAfterFault,
+    long withinAfterFault) {
+  }
+
+  public static void main(String[] args) {
+    try {
+      System.exit(run(args, System.out));
+    } catch (BadInputException e) {
+      System.err.println("Scenario: " + e.getMessage());
+      System.exit(2);
+    } catch (IOException | InterruptedException e) {
+      System.err.println("Scenario: " + e);
+      System.exit(1);
+    }
+  }
+
+  static int run(String[] args, PrintStream out)
+    throws IOException, InterruptedException, BadInputException {
+    Path root = null;
+    int rounds = DEFAULT_ROUNDS;
+    boolean reportOnly = false;
+    String scenario = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--root" -> root = Path.of(value(args, ++i, "--root"));
+        case "--rounds" -> {
+          String v = value(args, ++i, "--rounds");
+          try {
+            rounds = Integer.parseInt(v);
+          } catch (NumberFormatException e) {
+            rounds = -1;
+          }
+          if (rounds < ForkStats.MIN_FORKS) {
+            throw new BadInputException("--rounds " + v + ": at least " + ForkStats.MIN_FORKS
+              + " rounds, each mode in both positions, make an interval worth quoting");
+          }
+        }
+        case "--report-only" -> reportOnly = true;
+        default -> {
+          if (args[i].startsWith("-") || scenario != null) {
+            throw new BadInputException("unknown argument " + args[i] + " (usage: Scenario --root"
+              + " DIR [--rounds N] [--report-only] " + FAILOVER + ")");
+          }
+          scenario = args[i];
+        }
+      }
+    }
+    if (root == null || scenario == null) {
+      throw new BadInputException("usage: Scenario --root DIR [--rounds N] [--report-only] "
+        + FAILOVER);
+    }
+    if (!FAILOVER.equals(scenario)) {
+      throw new BadInputException("unknown scenario " + scenario + " (known: " + FAILOVER + ")");
+    }
+    Path dir = failoverDir(root);
+    if (!reportOnly) {
+      runFailover(root, dir, rounds, System.err);
+    }
+    List<ModeRun> runs = readFailover(dir.resolve("raw"));
+    Properties props = new Properties();
+    try (Reader r = Files.newBufferedReader(dir.resolve("run.properties"), StandardCharsets.UTF_8)) {
+      props.load(r);
+    }
+    Files.writeString(dir.resolve("report.md"), failoverReport(runs, props),
+      StandardCharsets.UTF_8);
+    out.println("Scenario: wrote " + dir.resolve("report.md"));
+    return 0;
+  }
+
+  private static String value(String[] args, int i, String option) throws BadInputException {
+    if (i >= args.length) {
+      throw new BadInputException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  static Path failoverDir(Path root) {
+    return root.resolve("hbase-patches/timeline-reads/results/failover");
+  }
+
+  /** The modes of one round, in the order they run: reversed on even rounds. */
+  static String[] modesOf(int round) {
+    return round % 2 == 1 ? MODES : new String[] { MODES[2], MODES[1], MODES[0] };
+  }
+
+  /** The faults of one round, in the order they run: abort first on odd rounds. */
+  static String[] faultsOf(int round) {
+    return round % 2 == 1 ? FAULTS : new String[] { FAULTS[1], FAULTS[0] };
+  }
+
+  static List<String> failoverCommand(Path root, Path dir, String fault, String[] modes) {
+    return List.of("flock", LOCK, "bash", root.resolve("dev-support/hbase-perf.sh").toString(),
+      "--reportDir=" + dir, "--progress=0", "--rows=10000", "--rate=100", "--duration=10s",
+      "--faultAfter=3s", "--fault=" + fault, "--failoverModes=" + String.join(",", modes),
+      "--table=failover", "replicaFailover");
+  }
+
+  private static void runFailover(Path root, Path out, int rounds, PrintStream log)
+    throws IOException, InterruptedException, BadInputException {
+    Path perfJar = root.resolve("hbase-perf/target/hbase-perf.jar");
+    Path moduleSrc = root.resolve("hbase-patches/timeline-reads/src/main");
+    Path perfSrc = root.resolve("hbase-perf/src/main");
+    if (!Files.isRegularFile(perfJar)) {
+      throw new BadInputException("no " + perfJar + "; build it first: mvn -B package -DskipTests"
+        + " -pl hbase-perf,hbase-patches/timeline-reads -am");
+    }
+    Path moduleJar;
+    try (Stream<Path> s = Files.list(root.resolve("hbase-patches/timeline-reads/target"))) {
+      moduleJar = s.filter(p -> p.getFileName().toString().matches(
+        "hbasepatches-timeline-reads-[^-]+(-SNAPSHOT)?\\.jar")).findFirst().orElse(null);
+    } catch (IOException e) {
+      moduleJar = null;
+    }
+    if (moduleJar == null) {
+      throw new BadInputException("no timeline-reads jar under hbase-patches/timeline-reads/target;"
+        + " build it first: mvn -B package -DskipTests -pl hbase-perf,hbase-patches/timeline-reads"
+        + " -am");
+    }
+    for (Path[] pair : new Path[][] { { perfJar, perfSrc }, { moduleJar, moduleSrc } }) {
+      Path newer = Evidence.newerThan(pair[1], Files.getLastModifiedTime(pair[0]).toMillis());
+      if (newer != null) {
+        throw new BadInputException(newer + " is newer than " + pair[0] + "; rebuild it first"
+          + " (mvn -B package -DskipTests -pl hbase-perf,hbase-patches/timeline-reads -am)");
+      }
+    }
+    Path raw = out.resolve("raw");
+    deleteTree(raw);
+    Files.createDirectories(raw);
+    Properties run = new Properties();
+    run.setProperty("scenario", FAILOVER);
+    run.setProperty("rounds", Integer.toString(rounds));
+    run.setProperty("command", "java -cp jmh-benchmarks/target/benchmarks.jar"
+      + " dev.hbasepatches.jmh.report.Scenario --root . " + FAILOVER
+      + (rounds != DEFAULT_ROUNDS ? " --rounds " + rounds : ""));
+    String dirty = git(root, "status", "--porcelain", "--", "hbase-patches/timeline-reads/src",
+      "hbase-perf/src");
+    run.setProperty("commit", git(root, "rev-parse", "--short=12", "HEAD")
+      + (dirty.isEmpty() ? "" : " (with uncommitted changes)"));
+    run.setProperty("module.src.sha", Evidence.treeSha(moduleSrc));
+    run.setProperty("hbase-perf.src.sha", Evidence.treeSha(perfSrc));
+    run.setProperty("java", System.getProperty("java.version") + ", "
+      + System.getProperty("java.vm.name"));
+    MachineInfo m = MachineInfo.fromProc();
+    run.setProperty("machine", m.describeCpu() + ", " + m.describeCores() + " logical cores, "
+      + m.describeMemory());
+    run.setProperty("start.utc", Instant.now().toString());
+    run.setProperty("start.loadavg", RunMachine.loadavg(Path.of("/proc/loadavg")));
+    Instant begin = Instant.now();
+    StringBuilder runs = new StringBuilder(
+      "round\tfault\tmodes\tseconds\texit\tload_before\tload_after\n");
+    for (int r = 1; r <= rounds; r++) {
+      for (String fault : faultsOf(r)) {
+        String[] modes = modesOf(r);
+        Path dir = raw.resolve("r" + r + "-" + fault);
+        Files.createDirectories(dir);
+        List<String> cmd = failoverCommand(root, dir, fault, modes);
+        String before = RunMachine.loadavg(Path.of("/proc/loadavg"));
+        log.println("Scenario: round " + r + " of " + rounds + ", " + fault + ": "
+          + String.join(" ", cmd));
+        Instant t0 = Instant.now();
+        Process p = new ProcessBuilder(cmd).directory(root.toFile())
+          .redirectOutput(dir.resolve("stdout.txt").toFile())
+          .redirectError(dir.resolve("stderr.txt").toFile()).start();
+        int exit = p.waitFor();
+        long seconds = Duration.between(t0, Instant.now()).toSeconds();
+        runs.append(r).append('\t').append(fault).append('\t').append(String.join(",", modes))
+          .append('\t').append(seconds).append('\t').append(exit).append('\t').append(before)
+          .append('\t').append(RunMachine.loadavg(Path.of("/proc/loadavg"))).append('\n');
+        Files.writeString(out.resolve("runs.tsv"), runs, StandardCharsets.UTF_8);
+        if (exit != 0) {
+          throw new IOException("round " + r + ", " + fault + ": hbase-perf exited " + exit
+            + "; its output: " + dir.resolve("stderr.txt"));
+        }
+      }
+    }
+    run.setProperty("end.utc", Instant.now().toString());
+    run.setProperty("end.loadavg", RunMachine.loadavg(Path.of("/proc/loadavg")));
+    run.setProperty("seconds", Long.toString(Duration.between(begin, Instant.now()).toSeconds()));
+    try (Writer w = Files.newBufferedWriter(out.resolve("run.properties"),
+      StandardCharsets.UTF_8)) {
+      run.store(w, "the scenario run of " + FAILOVER + " (dev.hbasepatches.jmh.report.Scenario)");
+    }
+  }
+
+  /** Every mode row of every run under {@code raw/r<N>-<fault>/replicaFailover.csv}. */
+  static List<ModeRun> readFailover(Path raw) throws IOException, BadInputException {
+    List<ModeRun> out = new ArrayList<>();
+    List<Path> dirs;
+    try (Stream<Path> s = Files.list(raw)) {
+      dirs = s.filter(Files::isDirectory).sorted().toList();
+    }
+    for (Path dir : dirs) {
+      String name = dir.getFileName().toString();
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("r(\\d+)-(abort|stop)")
+        .matcher(name);
+      if (!m.matches()) {
+        throw new BadInputException(dir + ": not a run folder (r<round>-<abort|stop>)");
+      }
+      Path csv = dir.resolve("replicaFailover.csv");
+      List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+      List<String> header = List.of(lines.get(0).split(","));
+      int readsAfter = header.indexOf("reads after fault");
+      int withinAfter = header.indexOf("within 50 ms after fault (reads)");
+      if (readsAfter < 0 || withinAfter < 0) {
+        throw new BadInputException(csv + ": no counts after the fault (an hbase-perf older than"
+          + " its 'reads after fault' column)");
+      }
+      for (String line : lines.subList(1, lines.size())) {
+        String[] c = line.split(",");
+        String mode = c[0].split(" ")[0];
+        out.add(new ModeRun(Integer.parseInt(m.group(1)), m.group(2), mode, Long.parseLong(c[1]),
+          Long.parseLong(c[2]), Long.parseLong(c[3]), Long.parseLong(c[4]),
+          Double.parseDouble(c[header.indexOf("max after fault ms")]),
+          Double.parseDouble(c[header.indexOf("p99 after fault ms")]),
+          Long.parseLong(c[readsAfter]), Long.parseLong(c[withinAfter])));
+      }
+    }
+    return out;
+  }
+
+  private static List<ModeRun> select(List<ModeRun> runs, String fault, String mode) {
+    return runs.stream().filter(r -> r.fault().equals(fault) && r.mode().equals(mode))
+      .sorted((a, b) -> Integer.compare(a.round(), b.round())).toList();
+  }
+
+  private static String iv(ForkStats.Interval i) {
+    return Compare.sig3(i.estimate()) + " [" + Compare.sig3(i.low()) + ", "
+      + Compare.sig3(i.high()) + "]";
+  }
+
+  private static String faultName(String fault) {
+    return fault.equals("abort") ? "abort" : "graceful stop";
+  }
+
+  private static String modeName(String mode) {
+    return switch (mode) {
+      case "BASELINE" -> "BASELINE (STRONG reads)";
+      case "UPSTREAM" -> "UPSTREAM (HBase's TIMELINE client)";
+      default -> "PATCHED (TimelineReader)";
+    };
+  }
+
+  /** The report: the table over rounds, the paired comparisons, every round's values. */
+  static String failoverReport(List<ModeRun> runs, Properties run) {
+    StringBuilder s = new StringBuilder();
+    s.append("# timeline-reads: TIMELINE reads through a RegionServer abort and graceful stop\n\n");
+    s.append("Made by one command, `").append(run.getProperty("command", "?"))
+      .append("` (commit ").append(run.getProperty("commit", "?")).append("; ")
+      .append(run.getProperty("rounds", "?")).append(" rounds, ")
+      .append(run.getProperty("seconds", "?")).append(" s on ")
+      .append(run.getProperty("machine", "?")).append(", JDK ").append(run.getProperty("java", "?"))
+      .append("; load average ").append(run.getProperty("start.loadavg", "?")).append(" at the"
+        + " start, ").append(run.getProperty("end.loadavg", "?")).append(" at the end).\n\n");
+    s.append("Each run is hbase-perf's `replicaFailover` (`raw/r<round>-<fault>/`, its own report"
+      + " and CSVs): an embedded 3-RegionServer minicluster, one region with three replicas (the"
+      + " primary away from `hbase:meta`'s server), 10,000 rows loaded and flushed, open-loop Gets"
+      + " at 100/s for 10 s, latency from each read's intended start, the primary's server aborted"
+      + " or stopped gracefully at 3 s. The three modes run one after another, each on the"
+      + " cluster restored to three servers: odd rounds abort first with BASELINE, UPSTREAM,"
+      + " PATCHED, even rounds stop first with PATCHED, UPSTREAM, BASELINE, so each mode runs"
+      + " first and last equally often.\n\n");
+    s.append("Target: every TIMELINE read answered within ").append((int) TARGET_MS)
+      .append(" ms through the fault, i.e. the slowest read after the fault at most ")
+      .append((int) TARGET_MS).append(" ms: **met** when the interval's upper bound is at or"
+        + " under it, **not met** when its lower bound is above it, inconclusive otherwise."
+        + " Intervals are 95% over rounds: the slowest read on the log scale (geometric mean), the"
+        + " share of reads over the target on the logit scale (every round's counts), the p99 as"
+        + " the median over rounds with a bootstrap interval. Failed reads (an error or no answer)"
+        + " and empty or wrong answers are counted over all rounds.\n\n");
+    s.append("| fault | mode | rounds | slowest read after the fault, ms | verdict (<= ")
+      .append((int) TARGET_MS).append(" ms) | reads after the fault over ").append((int) TARGET_MS)
+      .append(" ms, share | p99 after the fault, ms | failed / empty or wrong (all rounds)"
+        + " | stale answers, share |\n");
+    s.append("|---|---|---:|---|---|---|---|---|---|\n");
+    for (String fault : FAULTS) {
+      for (String mode : MODES) {
+        List<ModeRun> r = select(runs, fault, mode);
+        if (r.isEmpty()) {
+          continue;
+        }
+        double[] slowest = r.stream().mapToDouble(ModeRun::maxAfterFaultMs).toArray();
+        double[] p99 = r.stream().mapToDouble(ModeRun::p99AfterFaultMs).toArray();
+        long[] over = r.stream().mapToLong(x -> x.readsAfterFault() - x.withinAfterFault())
+          .toArray();
+        long[] after = r.stream().mapToLong(ModeRun::readsAfterFault).toArray();
+        long[] stale = r.stream().mapToLong(ModeRun::stale).toArray();
+        long[] reads = r.stream().mapToLong(ModeRun::reads).toArray();
+        ForkStats.Interval slow = ForkStats.positiveMean(slowest);
+        long failed = r.stream().mapToLong(ModeRun::failed).sum();
+        long empty = r.stream().mapToLong(ModeRun::empty).sum();
+        s.append("| ").append(faultName(fault)).append(" | ").append(modeName(mode)).append(" | ")
+          .append(r.size()).append(" | ").append(iv(slow)).append(" | **")
+          .append(slow.atMost(TARGET_MS)).append("** | ")
+          .append(iv(ForkStats.share(over, after))).append(" | ")
+          .append(iv(ForkStats.percentile(p99))).append(" | ").append(failed).append(" / ")
+          .append(empty).append(" | ").append(mode.equals("BASELINE") ? "-"
+            : iv(ForkStats.share(stale, reads))).append(" |\n");
+      }
+    }
+    s.append("\nPaired by round (the same round's runs; above 1: the first named is faster,"
+      + " i.e. its slowest read after the fault is shorter):\n\n");
+    s.append("| fault | comparison | slowest read after the fault, ratio | verdict |\n");
+    s.append("|---|---|---|---|\n");
+    for (String fault : FAULTS) {
+      for (String[] pair : new String[][] { { "PATCHED", "UPSTREAM" },
+        { "PATCHED", "BASELINE" } }) {
+        List<ModeRun> b = select(runs, fault, pair[0]);
+        List<ModeRun> a = select(runs, fault, pair[1]);
+        List<Double> ratios = new ArrayList<>();
+        for (ModeRun x : b) {
+          for (ModeRun y : a) {
+            if (x.round() == y.round()) {
+              ratios.add(y.maxAfterFaultMs() / x.maxAfterFaultMs());
+            }
+          }
+        }
+        if (ratios.isEmpty()) {
+          continue;
+        }
+        ForkStats.Interval i = ForkStats.pairedRatio(
+          ratios.stream().mapToDouble(Double::doubleValue).toArray());
+        String verdict = i.low() > 1 ? pair[0] + " faster" : i.high() < 1 ? pair[1] + " faster"
+          : "no difference shown";
+        s.append("| ").append(faultName(fault)).append(" | ").append(pair[0]).append(" against ")
+          .append(pair[1]).append(" (").append(pair[1]).append(" / ").append(pair[0])
+          .append(") | ").append(iv(i)).append(" | **").append(verdict).append("** |\n");
+      }
+    }
+    s.append("\nEvery round (slowest read after the fault, ms; failed / empty or wrong):\n\n");
+    s.append("| fault | mode | each round |\n|---|---|---|\n");
+    for (String fault : FAULTS) {
+      for (String mode : MODES) {
+        List<ModeRun> r = select(runs, fault, mode);
+        if (r.isEmpty()) {
+          continue;
+        }
+        List<String> cells = new ArrayList<>();
+        for (ModeRun x : r) {
+          cells.add("r" + x.round() + " " + Compare.sig3(x.maxAfterFaultMs()) + " ("
+            + x.failed() + " / " + x.empty() + ")");
+        }
+        s.append("| ").append(faultName(fault)).append(" | ").append(mode).append(" | ")
+          .append(String.join(", ", cells)).append(" |\n");
+      }
+    }
+    s.append("\nEach run's timeline (slowest read per 250 ms, chart and CSV) is in its"
+      + " `raw/r<round>-<fault>/replicaFailover.md`; `runs.tsv` has every run's time, exit code"
+      + " and load average before and after.\n");
+    return s.toString().replace("\n\n\n", "\n\n");
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk.sorted((x, y) -> y.compareTo(x))::iterator) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  private static String git(Path root, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add("git");
+    cmd.add("-C");
+    cmd.add(root.toString());
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    return p.waitFor() == 0 ? text : "unknown";
+  }
+}

@@ -1,0 +1,140 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.hbasepatches.jmh.report;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * The scenario report from runs written as hbase-perf's replicaFailover writes them: the right
+ * rounds per mode, verdicts from the intervals, no bound below zero, bad arguments named.
+ */
+public class ScenarioTest {
+
+  @Rule
+  public final TemporaryFolder tmp = new TemporaryFolder();
+
+  private static final String HEADER = "mode,reads,failed,empty or wrong,stale,p50 ms,p99 ms,"
+    + "max ms,max after fault ms,within 50 ms,within 50 ms after fault,p99 after fault ms,"
+    + "reads after fault,within 50 ms after fault (reads)";
+
+  /** Round r: STRONG stalls ~1.5 s, HBase's TIMELINE ~100 ms, the reader ~30 ms. */
+  private Path writeRuns(int rounds) throws Exception {
+    Path root = tmp.getRoot().toPath();
+    Path out = Scenario.failoverDir(root);
+    for (int r = 1; r <= rounds; r++) {
+      for (String fault : Scenario.faultsOf(r)) {
+        Path dir = out.resolve("raw/r" + r + "-" + fault);
+        Files.createDirectories(dir);
+        double jitter = 1 + 0.05 * r;
+        Files.writeString(dir.resolve("replicaFailover.csv"), HEADER + "\n"
+          + "BASELINE (STRONG),1000,0,0,0,7.7,1821,1994," + 1500 * jitter + ",0.8,0.74,1400,700,"
+          + (560 - r) + "\n"
+          + "UPSTREAM (HBase TIMELINE),1000,0," + (r == 2 ? 3 : 0) + ",150,10.5,182,279,"
+          + 100 * jitter + ",0.95,0.97,56,700," + (690 - r) + "\n"
+          + "PATCHED (TimelineReader),1000,0,0,900,6.6,20,40," + 30 * jitter
+          + ",0.99,1.0,12,700,700\n", StandardCharsets.UTF_8);
+      }
+    }
+    Files.writeString(out.resolve("run.properties"), "command=the command\ncommit=abc\nrounds="
+      + rounds + "\n", StandardCharsets.UTF_8);
+    return root;
+  }
+
+  @Test
+  public void theReportDecidesFromIntervalsOverRounds() throws Exception {
+    Path root = writeRuns(6);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
+      Scenario.FAILOVER }, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+    String report = Files.readString(Scenario.failoverDir(root).resolve("report.md"));
+    List<String> rows = report.substring(0, report.indexOf("Every round")).lines()
+      .filter(l -> l.startsWith("| abort |")).toList();
+    assertEquals(report, 5, rows.size());
+    assertTrue(rows.get(0), rows.get(0).contains("BASELINE") && rows.get(0).contains("| 6 |")
+      && rows.get(0).contains("**not met**"));
+    assertTrue(rows.get(1), rows.get(1).contains("UPSTREAM") && rows.get(1).contains("**not met**")
+      && rows.get(1).contains("| 0 / 3 |"));
+    assertTrue(rows.get(2), rows.get(2).contains("PATCHED") && rows.get(2).contains("**met**")
+      && rows.get(2).contains("| 0 / 0 |"));
+    assertTrue(rows.get(3), rows.get(3).contains("PATCHED against UPSTREAM")
+      && rows.get(3).contains("**PATCHED faster**"));
+    assertTrue(rows.get(4), rows.get(4).contains("PATCHED against BASELINE")
+      && rows.get(4).contains("**PATCHED faster**"));
+    // No interval of a positive quantity or a share has a bound below zero.
+    assertFalse(report, report.matches("(?s).*\\[-.*"));
+    assertTrue(report, report.contains("the command") && report.contains("commit abc"));
+  }
+
+  @Test
+  public void modesAndFaultsSwapOrderEveryOtherRound() {
+    assertArrayEquals(new String[] { "BASELINE", "UPSTREAM", "PATCHED" }, Scenario.modesOf(1));
+    assertArrayEquals(new String[] { "PATCHED", "UPSTREAM", "BASELINE" }, Scenario.modesOf(2));
+    assertArrayEquals(new String[] { "abort", "stop" }, Scenario.faultsOf(3));
+    assertArrayEquals(new String[] { "stop", "abort" }, Scenario.faultsOf(4));
+    List<String> cmd = Scenario.failoverCommand(Path.of("/r"), Path.of("/r/out"), "stop",
+      Scenario.modesOf(2));
+    assertTrue(cmd.toString(), cmd.contains("--failoverModes=PATCHED,UPSTREAM,BASELINE")
+      && cmd.contains("--fault=stop") && cmd.get(0).equals("flock"));
+  }
+
+  @Test
+  public void badArgumentsAreNamed() throws Exception {
+    for (String[] args : new String[][] { { "--root", "/x", "--rounds", "3", Scenario.FAILOVER },
+      { "--root", "/x", "--rounds", "many", Scenario.FAILOVER },
+      { "--root", "/x", "--report-only", "failover-of-something" }, { Scenario.FAILOVER } }) {
+      try {
+        Scenario.run(args, System.out);
+        fail(String.join(" ", args));
+      } catch (BadInputException e) {
+        String m = e.getMessage();
+        assertTrue(m, m.contains(args.length > 3 ? args[3] : "usage")
+          || m.contains("failover-of-something"));
+      }
+    }
+  }
+
+  @Test
+  public void runsWithoutTheCountColumnsAreRefused() throws Exception {
+    Path root = tmp.getRoot().toPath();
+    Path dir = Scenario.failoverDir(root).resolve("raw/r1-abort");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("replicaFailover.csv"), "mode,reads,failed,empty or wrong,"
+      + "stale,p50 ms,p99 ms,max ms,max after fault ms,within 50 ms,within 50 ms after fault,"
+      + "p99 after fault ms\nPATCHED (TimelineReader),1,0,0,0,1,1,1,1,1,1,1\n");
+    try {
+      Scenario.readFailover(Scenario.failoverDir(root).resolve("raw"));
+      fail();
+    } catch (BadInputException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("reads after fault"));
+    }
+  }
+}
