@@ -156,10 +156,10 @@ if [[ "$module" == all ]]; then
       ok=1
     fi
     if [[ $ok -eq 0 ]]; then
-      summary+=("$(printf '%-16s passed  %4ds' "$m" $((SECONDS - start)))")
+      summary+=("$(printf '%-20s passed  %4ds' "$m" $((SECONDS - start)))")
     else
       failed=$((failed + 1))
-      summary+=("$(printf '%-16s FAILED  %4ds' "$m" $((SECONDS - start)))")
+      summary+=("$(printf '%-20s FAILED  %4ds' "$m" $((SECONDS - start)))")
     fi
   done
   echo "[real-cluster] ===== summary (mode $mode)" >&2

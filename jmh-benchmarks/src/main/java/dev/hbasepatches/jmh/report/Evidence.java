@@ -454,7 +454,7 @@ public final class Evidence {
     return 0;
   }
 
-  private static String value(String[] args, int i, String option) throws BadInputException {
+  static String value(String[] args, int i, String option) throws BadInputException {
     if (i >= args.length) {
       throw new BadInputException(option + " needs a value");
     }
@@ -499,13 +499,7 @@ public final class Evidence {
     run.setProperty("forks", Integer.toString(forks));
     run.setProperty("command", "mvn -Pjmh verify -Djmh.changes=" + change
       + (forks != ForkStats.MIN_FORKS ? " -Djmh.forks=" + forks : ""));
-    run.setProperty("java", System.getProperty("java.version") + ", "
-      + System.getProperty("java.vm.name"));
-    MachineInfo m = MachineInfo.fromProc();
-    run.setProperty("machine", m.describeCpu() + ", " + m.describeCores() + " logical cores, "
-      + m.describeMemory());
-    run.setProperty("start.utc", Instant.now().toString());
-    run.setProperty("start.loadavg", RunMachine.loadavg(Path.of("/proc/loadavg")));
+    describeStart(run);
     Map<String, Long> seconds = new LinkedHashMap<>();
     Instant begin = Instant.now();
     storeRun(results, run, change);
@@ -542,6 +536,17 @@ public final class Evidence {
     run.setProperty("seconds", Long.toString(Duration.between(begin, Instant.now()).getSeconds()));
     storeRun(results, run, change);
     writeReport(root, change, rows, results, seconds, out);
+  }
+
+  /** The JDK, the machine, the time and the load average at the start of a run. */
+  static void describeStart(Properties run) {
+    run.setProperty("java", System.getProperty("java.version") + ", "
+      + System.getProperty("java.vm.name"));
+    MachineInfo m = MachineInfo.fromProc();
+    run.setProperty("machine", m.describeCpu() + ", " + m.describeCores() + " logical cores, "
+      + m.describeMemory());
+    run.setProperty("start.utc", Instant.now().toString());
+    run.setProperty("start.loadavg", RunMachine.loadavg(Path.of("/proc/loadavg")));
   }
 
   private static void storeRun(Path results, Properties run, String change) throws IOException {
@@ -1026,7 +1031,7 @@ public final class Evidence {
     return a.length - b.length;
   }
 
-  private static String git(Path root, String... args) throws IOException, InterruptedException {
+  static String git(Path root, String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add("git");
     cmd.add("-C");

@@ -92,9 +92,9 @@ public final class Scenario {
     String scenario = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--root" -> root = Path.of(value(args, ++i, "--root"));
+        case "--root" -> root = Path.of(Evidence.value(args, ++i, "--root"));
         case "--rounds" -> {
-          String v = value(args, ++i, "--rounds");
+          String v = Evidence.value(args, ++i, "--rounds");
           try {
             rounds = Integer.parseInt(v);
           } catch (NumberFormatException e) {
@@ -135,13 +135,6 @@ public final class Scenario {
       StandardCharsets.UTF_8);
     out.println("Scenario: wrote " + dir.resolve("report.md"));
     return 0;
-  }
-
-  private static String value(String[] args, int i, String option) throws BadInputException {
-    if (i >= args.length) {
-      throw new BadInputException(option + " needs a value");
-    }
-    return args[i];
   }
 
   static Path failoverDir(Path root) {
@@ -202,19 +195,13 @@ public final class Scenario {
     run.setProperty("command", "java -cp jmh-benchmarks/target/benchmarks.jar"
       + " dev.hbasepatches.jmh.report.Scenario --root . " + FAILOVER
       + (rounds != DEFAULT_ROUNDS ? " --rounds " + rounds : ""));
-    String dirty = git(root, "status", "--porcelain", "--", "hbase-patches/timeline-reads/src",
-      "hbase-perf/src");
-    run.setProperty("commit", git(root, "rev-parse", "--short=12", "HEAD")
+    String dirty = Evidence.git(root, "status", "--porcelain", "--",
+      "hbase-patches/timeline-reads/src", "hbase-perf/src");
+    run.setProperty("commit", Evidence.git(root, "rev-parse", "--short=12", "HEAD")
       + (dirty.isEmpty() ? "" : " (with uncommitted changes)"));
     run.setProperty("module.src.sha", Evidence.treeSha(moduleSrc));
     run.setProperty("hbase-perf.src.sha", Evidence.treeSha(perfSrc));
-    run.setProperty("java", System.getProperty("java.version") + ", "
-      + System.getProperty("java.vm.name"));
-    MachineInfo m = MachineInfo.fromProc();
-    run.setProperty("machine", m.describeCpu() + ", " + m.describeCores() + " logical cores, "
-      + m.describeMemory());
-    run.setProperty("start.utc", Instant.now().toString());
-    run.setProperty("start.loadavg", RunMachine.loadavg(Path.of("/proc/loadavg")));
+    Evidence.describeStart(run);
     Instant begin = Instant.now();
     StringBuilder runs = new StringBuilder(
       "round\tfault\tmodes\tseconds\texit\tload_before\tload_after\n");
@@ -428,16 +415,5 @@ public final class Scenario {
         Files.delete(p);
       }
     }
-  }
-
-  private static String git(Path root, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("git");
-    cmd.add("-C");
-    cmd.add(root.toString());
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    return p.waitFor() == 0 ? text : "unknown";
   }
 }
