@@ -64,6 +64,11 @@ public class SlabBlockCache implements BlockCache {
   private final LongAdder reclaimedSlabs = new LongAdder();
   private final LongAdder borrowedSlots = new LongAdder();
   private final LongAdder overReleases = new LongAdder();
+  /**
+   * Set by {@link #shutdown()}: a RegionServer that is stopping can still offer blocks (a read
+   * or a flush that was under way), which must not land in a cache already emptied.
+   */
+  private volatile boolean shutDown;
 
   public SlabBlockCache(OffHeapCacheConfig config, boolean copyDataOnHit) {
     this.config = config;
@@ -111,6 +116,10 @@ public class SlabBlockCache implements BlockCache {
 
   @Override
   public void cacheBlock(BlockCacheKey key, Cacheable buf, boolean inMemory) {
+    if (shutDown) {
+      stats.failInsert();
+      return;
+    }
     CacheEntry present = map.get(key);
     if (present != null && !dropIfDead(present)) {
       return;
@@ -161,6 +170,10 @@ public class SlabBlockCache implements BlockCache {
       }
     }
     sc.publish(entry);
+    // shutdown() sets its flag, then empties the map: an insert it did not see sees the flag.
+    if (shutDown) {
+      evictEntry(entry, false);
+    }
   }
 
   /**
@@ -360,6 +373,7 @@ public class SlabBlockCache implements BlockCache {
 
   @Override
   public void shutdown() {
+    shutDown = true;
     for (CacheEntry e : map.values()) {
       evictEntry(e, false);
     }

@@ -23,6 +23,7 @@ import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
@@ -92,6 +93,27 @@ public class SlabBlockCacheFaultTest {
     assertEquals(1, c.evictBlocksByHfileName("file0"));
     c.shutdown();
     assertEquals(0, c.getBlockCount());
+    assertInvariants(c);
+    assertEquals(c.getMaxSize(), c.getFreeSize() + c.getUsedSize());
+  }
+
+  /**
+   * A stopping RegionServer shuts its cache down while a read or a flush may still offer a block:
+   * the block is refused (counted as a failed insert), the emptied cache stays empty and whole.
+   * Seen on a minicluster (OffHeapRegionServerRestartTest: one block left in a stopped server's
+   * cache).
+   */
+  @Test
+  public void aBlockOfferedAfterShutdownIsNotCached() {
+    SlabBlockCache c = cache(1 << 20, 256 << 10, 5120);
+    c.cacheBlock(RealBlocks.key(0, 0), small.blocks.get(0));
+    c.shutdown();
+    assertEquals(0, c.getBlockCount());
+    long failed = c.getStats().getFailedInserts();
+    c.cacheBlock(RealBlocks.key(0, 1), small.blocks.get(1));
+    assertEquals("a block cached after shutdown", 0, c.getBlockCount());
+    assertNull(c.getBlock(RealBlocks.key(0, 1), true, false, true));
+    assertEquals(failed + 1, c.getStats().getFailedInserts());
     assertInvariants(c);
     assertEquals(c.getMaxSize(), c.getFreeSize() + c.getUsedSize());
   }
