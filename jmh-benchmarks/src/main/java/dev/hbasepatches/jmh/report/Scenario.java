@@ -28,7 +28,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -40,6 +43,7 @@ import java.util.stream.Stream;
  * <pre>
  * java -cp jmh-benchmarks/target/benchmarks.jar dev.hbasepatches.jmh.report.Scenario \
  *   --root . timeline-failover [--rounds 6]      # runs the rounds, then writes the report
+ * java -cp ... Scenario --root . quotas-throttled-users
  * java -cp ... Scenario --root . --report-only timeline-failover   # the report from raw/ again
  * </pre>
  *
@@ -53,10 +57,18 @@ import java.util.stream.Stream;
  * {@code hbase-patches/timeline-reads/results/failover/}, with every run's own output under
  * {@code raw/} and {@code run.properties} (commit, the hashes of the module's and hbase-perf's
  * sources, the machine, the load).
+ *
+ * <p>{@code quotas-throttled-users}: hbase-perf's {@code throttledUsers} (the HBase blog's
+ * two-user quota experiment: a user throttled at 50 requests/second and a free user, two clients
+ * each, on one embedded RegionServer), one JVM per round and mode, stock HBase quotas (UPSTREAM)
+ * and the quotas module (PATCHED) in alternating order; the report (the throttled user's
+ * admitted rate against the limit, within 2%) lands in
+ * {@code hbase-patches/quotas/results/throttled-users/}.
  */
 public final class Scenario {
 
   static final String FAILOVER = "timeline-failover";
+  static final String THROTTLED = "quotas-throttled-users";
   static final String LOCK = "/tmp/hbasepatches-jmh.lock";
   static final double TARGET_MS = 50;
   static final String[] MODES = { "BASELINE", "UPSTREAM", "PATCHED" };
@@ -109,7 +121,7 @@ public final class Scenario {
         default -> {
           if (args[i].startsWith("-") || scenario != null) {
             throw new BadInputException("unknown argument " + args[i] + " (usage: Scenario --root"
-              + " DIR [--rounds N] [--report-only] " + FAILOVER + ")");
+              + " DIR [--rounds N] [--report-only] " + FAILOVER + "|" + THROTTLED + ")");
           }
           scenario = args[i];
         }
@@ -117,24 +129,39 @@ public final class Scenario {
     }
     if (root == null || scenario == null) {
       throw new BadInputException("usage: Scenario --root DIR [--rounds N] [--report-only] "
-        + FAILOVER);
+        + FAILOVER + "|" + THROTTLED);
     }
-    if (!FAILOVER.equals(scenario)) {
-      throw new BadInputException("unknown scenario " + scenario + " (known: " + FAILOVER + ")");
+    if (FAILOVER.equals(scenario)) {
+      Path dir = failoverDir(root);
+      if (!reportOnly) {
+        runRounds(root, "timeline-reads", dir, FAILOVER, rounds, Scenario::failoverRuns,
+          System.err);
+      }
+      Files.writeString(dir.resolve("report.md"),
+        failoverReport(readFailover(dir.resolve("raw")), properties(dir)), StandardCharsets.UTF_8);
+      out.println("Scenario: wrote " + dir.resolve("report.md"));
+    } else if (THROTTLED.equals(scenario)) {
+      Path dir = throttledDir(root);
+      if (!reportOnly) {
+        runRounds(root, "quotas", dir, THROTTLED, rounds, Scenario::throttledRuns, System.err);
+      }
+      Files.writeString(dir.resolve("report.md"),
+        throttledReport(readThrottled(dir.resolve("raw")), properties(dir)),
+        StandardCharsets.UTF_8);
+      out.println("Scenario: wrote " + dir.resolve("report.md"));
+    } else {
+      throw new BadInputException("unknown scenario " + scenario + " (known: " + FAILOVER + ", "
+        + THROTTLED + ")");
     }
-    Path dir = failoverDir(root);
-    if (!reportOnly) {
-      runFailover(root, dir, rounds, System.err);
-    }
-    List<ModeRun> runs = readFailover(dir.resolve("raw"));
+    return 0;
+  }
+
+  private static Properties properties(Path dir) throws IOException {
     Properties props = new Properties();
     try (Reader r = Files.newBufferedReader(dir.resolve("run.properties"), StandardCharsets.UTF_8)) {
       props.load(r);
     }
-    Files.writeString(dir.resolve("report.md"), failoverReport(runs, props),
-      StandardCharsets.UTF_8);
-    out.println("Scenario: wrote " + dir.resolve("report.md"));
-    return 0;
+    return props;
   }
 
   static Path failoverDir(Path root) {
@@ -158,45 +185,65 @@ public final class Scenario {
       "--table=failover", "replicaFailover");
   }
 
-  private static void runFailover(Path root, Path out, int rounds, PrintStream log)
-    throws IOException, InterruptedException, BadInputException {
+  /** One JVM of a round: its folder under raw/, what the runs table says of it, its command. */
+  record Run(String name, String what, List<String> command) {
+  }
+
+  /** The runs of one round, in the order they run. */
+  interface RoundPlan {
+    List<Run> runsOf(Path root, Path raw, int round);
+  }
+
+  static List<Run> failoverRuns(Path root, Path raw, int round) {
+    List<Run> out = new ArrayList<>();
+    for (String fault : faultsOf(round)) {
+      String[] modes = modesOf(round);
+      Path dir = raw.resolve("r" + round + "-" + fault);
+      out.add(new Run(dir.getFileName().toString(), fault + " " + String.join(",", modes),
+        failoverCommand(root, dir, fault, modes)));
+    }
+    return out;
+  }
+
+  /** Runs {@code rounds} rounds of {@code plan} (each JVM under the lock) into {@code out}. */
+  private static void runRounds(Path root, String change, Path out, String scenario, int rounds,
+    RoundPlan plan, PrintStream log) throws IOException, InterruptedException, BadInputException {
+    String build = "mvn -B package -DskipTests -pl hbase-perf,hbase-patches/" + change + " -am";
     Path perfJar = root.resolve("hbase-perf/target/hbase-perf.jar");
-    Path moduleSrc = root.resolve("hbase-patches/timeline-reads/src/main");
+    Path moduleSrc = root.resolve("hbase-patches/" + change + "/src/main");
     Path perfSrc = root.resolve("hbase-perf/src/main");
     if (!Files.isRegularFile(perfJar)) {
-      throw new BadInputException("no " + perfJar + "; build it first: mvn -B package -DskipTests"
-        + " -pl hbase-perf,hbase-patches/timeline-reads -am");
+      throw new BadInputException("no " + perfJar + "; build it first: " + build);
     }
     Path moduleJar;
-    try (Stream<Path> s = Files.list(root.resolve("hbase-patches/timeline-reads/target"))) {
+    try (Stream<Path> s = Files.list(root.resolve("hbase-patches/" + change + "/target"))) {
       moduleJar = s.filter(p -> p.getFileName().toString().matches(
-        "hbasepatches-timeline-reads-[^-]+(-SNAPSHOT)?\\.jar")).findFirst().orElse(null);
+        "hbasepatches-" + change + "-[^-]+(-SNAPSHOT)?\\.jar")).findFirst().orElse(null);
     } catch (IOException e) {
       moduleJar = null;
     }
     if (moduleJar == null) {
-      throw new BadInputException("no timeline-reads jar under hbase-patches/timeline-reads/target;"
-        + " build it first: mvn -B package -DskipTests -pl hbase-perf,hbase-patches/timeline-reads"
-        + " -am");
+      throw new BadInputException("no " + change + " jar under hbase-patches/" + change
+        + "/target; build it first: " + build);
     }
     for (Path[] pair : new Path[][] { { perfJar, perfSrc }, { moduleJar, moduleSrc } }) {
       Path newer = Evidence.newerThan(pair[1], Files.getLastModifiedTime(pair[0]).toMillis());
       if (newer != null) {
-        throw new BadInputException(newer + " is newer than " + pair[0] + "; rebuild it first"
-          + " (mvn -B package -DskipTests -pl hbase-perf,hbase-patches/timeline-reads -am)");
+        throw new BadInputException(newer + " is newer than " + pair[0] + "; rebuild it first ("
+          + build + ")");
       }
     }
     Path raw = out.resolve("raw");
     deleteTree(raw);
     Files.createDirectories(raw);
     Properties run = new Properties();
-    run.setProperty("scenario", FAILOVER);
+    run.setProperty("scenario", scenario);
     run.setProperty("rounds", Integer.toString(rounds));
     run.setProperty("command", "java -cp jmh-benchmarks/target/benchmarks.jar"
-      + " dev.hbasepatches.jmh.report.Scenario --root . " + FAILOVER
+      + " dev.hbasepatches.jmh.report.Scenario --root . " + scenario
       + (rounds != DEFAULT_ROUNDS ? " --rounds " + rounds : ""));
     String dirty = Evidence.git(root, "status", "--porcelain", "--",
-      "hbase-patches/timeline-reads/src", "hbase-perf/src");
+      "hbase-patches/" + change + "/src", "hbase-perf/src");
     run.setProperty("commit", Evidence.git(root, "rev-parse", "--short=12", "HEAD")
       + (dirty.isEmpty() ? "" : " (with uncommitted changes)"));
     run.setProperty("module.src.sha", Evidence.treeSha(moduleSrc));
@@ -204,28 +251,26 @@ public final class Scenario {
     Evidence.describeStart(run);
     Instant begin = Instant.now();
     StringBuilder runs = new StringBuilder(
-      "round\tfault\tmodes\tseconds\texit\tload_before\tload_after\n");
+      "round\trun\twhat\tseconds\texit\tload_before\tload_after\n");
     for (int r = 1; r <= rounds; r++) {
-      for (String fault : faultsOf(r)) {
-        String[] modes = modesOf(r);
-        Path dir = raw.resolve("r" + r + "-" + fault);
+      for (Run one : plan.runsOf(root, raw, r)) {
+        Path dir = raw.resolve(one.name());
         Files.createDirectories(dir);
-        List<String> cmd = failoverCommand(root, dir, fault, modes);
         String before = RunMachine.loadavg(Path.of("/proc/loadavg"));
-        log.println("Scenario: round " + r + " of " + rounds + ", " + fault + ": "
-          + String.join(" ", cmd));
+        log.println("Scenario: round " + r + " of " + rounds + ", " + one.what() + ": "
+          + String.join(" ", one.command()));
         Instant t0 = Instant.now();
-        Process p = new ProcessBuilder(cmd).directory(root.toFile())
+        Process p = new ProcessBuilder(one.command()).directory(root.toFile())
           .redirectOutput(dir.resolve("stdout.txt").toFile())
           .redirectError(dir.resolve("stderr.txt").toFile()).start();
         int exit = p.waitFor();
         long seconds = Duration.between(t0, Instant.now()).toSeconds();
-        runs.append(r).append('\t').append(fault).append('\t').append(String.join(",", modes))
+        runs.append(r).append('\t').append(one.name()).append('\t').append(one.what())
           .append('\t').append(seconds).append('\t').append(exit).append('\t').append(before)
           .append('\t').append(RunMachine.loadavg(Path.of("/proc/loadavg"))).append('\n');
         Files.writeString(out.resolve("runs.tsv"), runs, StandardCharsets.UTF_8);
         if (exit != 0) {
-          throw new IOException("round " + r + ", " + fault + ": hbase-perf exited " + exit
+          throw new IOException("round " + r + ", " + one.what() + ": hbase-perf exited " + exit
             + "; its output: " + dir.resolve("stderr.txt"));
         }
       }
@@ -235,7 +280,7 @@ public final class Scenario {
     run.setProperty("seconds", Long.toString(Duration.between(begin, Instant.now()).toSeconds()));
     try (Writer w = Files.newBufferedWriter(out.resolve("run.properties"),
       StandardCharsets.UTF_8)) {
-      run.store(w, "the scenario run of " + FAILOVER + " (dev.hbasepatches.jmh.report.Scenario)");
+      run.store(w, "the scenario run of " + scenario + " (dev.hbasepatches.jmh.report.Scenario)");
     }
   }
 
@@ -248,7 +293,7 @@ public final class Scenario {
     }
     for (Path dir : dirs) {
       String name = dir.getFileName().toString();
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("r(\\d+)-(abort|stop)")
+      Matcher m = Pattern.compile("r(\\d+)-(abort|stop)")
         .matcher(name);
       if (!m.matches()) {
         throw new BadInputException(dir + ": not a run folder (r<round>-<abort|stop>)");
@@ -404,6 +449,184 @@ public final class Scenario {
       + " `raw/r<round>-<fault>/replicaFailover.md`; `runs.tsv` has every run's time, exit code"
       + " and load average before and after.\n");
     return s.toString().replace("\n\n\n", "\n\n");
+  }
+
+  // ---- quotas-throttled-users ---------------------------------------------------------------
+
+  /** The throttle of the throttled user, and how close to it an admitted rate must come. */
+  static final double LIMIT_PER_SECOND = 50;
+  static final double LIMIT_TOLERANCE = 0.02;
+
+  /** One mode's run of hbase-perf's throttledUsers: both users' rows. */
+  record ThrottledRun(int round, String mode, double throttledPerSecond, double freePerSecond,
+    long refused, long failed, long wrong) {
+  }
+
+  static Path throttledDir(Path root) {
+    return root.resolve("hbase-patches/quotas/results/throttled-users");
+  }
+
+  /** Odd rounds run the module first, even rounds stock HBase first. */
+  static List<Run> throttledRuns(Path root, Path raw, int round) {
+    List<Run> out = new ArrayList<>();
+    for (String mode : round % 2 == 1 ? new String[] { "PATCHED", "UPSTREAM" }
+      : new String[] { "UPSTREAM", "PATCHED" }) {
+      Path dir = raw.resolve("r" + round + "-" + mode.toLowerCase(Locale.ROOT));
+      List<String> cmd = new ArrayList<>(List.of("flock", LOCK, "bash",
+        root.resolve("dev-support/hbase-perf.sh").toString()));
+      if (mode.equals("PATCHED")) {
+        cmd.addAll(List.of("--changes=quotas", "--changeMode=PATCHED"));
+      }
+      cmd.addAll(List.of("--rows=10000", "--throttle=" + (int) LIMIT_PER_SECOND + "req/sec",
+        "--duration=10s", "--reportDir=" + dir, "throttledUsers", "2"));
+      out.add(new Run(dir.getFileName().toString(), mode, cmd));
+    }
+    return out;
+  }
+
+  /** Every run under {@code raw/r<N>-<patched|upstream>/throttledUsers.csv}. */
+  static List<ThrottledRun> readThrottled(Path raw) throws IOException, BadInputException {
+    List<ThrottledRun> out = new ArrayList<>();
+    List<Path> dirs;
+    try (Stream<Path> s = Files.list(raw)) {
+      dirs = s.filter(Files::isDirectory).sorted().toList();
+    }
+    for (Path dir : dirs) {
+      Matcher m = Pattern.compile("r(\\d+)-(patched|upstream)")
+        .matcher(dir.getFileName().toString());
+      if (!m.matches()) {
+        throw new BadInputException(dir + ": not a run folder (r<round>-<patched|upstream>)");
+      }
+      Path csv = dir.resolve("throttledUsers.csv");
+      List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+      List<String> header = List.of(lines.get(0).split(","));
+      int perSecond = header.indexOf("admitted/s");
+      int refused = header.indexOf("refused");
+      int failed = header.indexOf("failed");
+      int wrong = header.indexOf("wrong");
+      if (perSecond < 0 || refused < 0 || failed < 0 || wrong < 0) {
+        throw new BadInputException(csv + ": no admitted/s, refused, failed or wrong column");
+      }
+      double throttled = Double.NaN;
+      double free = Double.NaN;
+      long refusedSum = 0;
+      long failedSum = 0;
+      long wrongSum = 0;
+      for (String line : lines.subList(1, lines.size())) {
+        String[] c = line.split(",");
+        if (c[0].equals("perf_throttled")) {
+          throttled = Double.parseDouble(c[perSecond]);
+        } else if (c[0].equals("perf_free")) {
+          free = Double.parseDouble(c[perSecond]);
+        }
+        refusedSum += Long.parseLong(c[refused]);
+        failedSum += Long.parseLong(c[failed]);
+        wrongSum += Long.parseLong(c[wrong]);
+      }
+      if (Double.isNaN(throttled) || Double.isNaN(free)) {
+        throw new BadInputException(csv + ": no perf_throttled or perf_free row");
+      }
+      out.add(new ThrottledRun(Integer.parseInt(m.group(1)),
+        m.group(2).toUpperCase(Locale.ROOT), throttled, free, refusedSum, failedSum,
+        wrongSum));
+    }
+    return out;
+  }
+
+  private static List<ThrottledRun> selectThrottled(List<ThrottledRun> runs, String mode) {
+    return runs.stream().filter(r -> r.mode().equals(mode))
+      .sorted((a, b) -> Integer.compare(a.round(), b.round())).toList();
+  }
+
+  /** Within the tolerance of the limit: met when the whole interval is, not met when none is. */
+  static String withinLimit(ForkStats.Interval i) {
+    double lo = 1 - LIMIT_TOLERANCE;
+    double hi = 1 + LIMIT_TOLERANCE;
+    if (!Double.isFinite(i.low()) || !Double.isFinite(i.high())) {
+      return "inconclusive";
+    }
+    if (i.low() >= lo && i.high() <= hi) {
+      return "met";
+    }
+    return i.high() < lo || i.low() > hi ? "not met" : "inconclusive";
+  }
+
+  static String throttledReport(List<ThrottledRun> runs, Properties run) {
+    StringBuilder s = new StringBuilder();
+    s.append("# quotas: two users, one throttled, on one RegionServer\n\n");
+    s.append("Made by one command, `").append(run.getProperty("command", "?"))
+      .append("` (commit ").append(run.getProperty("commit", "?")).append("; ")
+      .append(run.getProperty("rounds", "?")).append(" rounds, ")
+      .append(run.getProperty("seconds", "?")).append(" s on ")
+      .append(run.getProperty("machine", "?")).append(", JDK ").append(run.getProperty("java", "?"))
+      .append("; load average ").append(run.getProperty("start.loadavg", "?")).append(" at the"
+        + " start, ").append(run.getProperty("end.loadavg", "?")).append(" at the end).\n\n");
+    s.append("Each run is hbase-perf's `throttledUsers` (`raw/r<round>-<mode>/`, its own report,"
+      + " CSV per second and output), the HBase blog's two-user quota experiment (HBASE-11598) on"
+      + " an embedded minicluster: two users with two clients each read the same 10,000-row"
+      + " table at once, client retries off; `perf_throttled` has a ")
+      .append((int) LIMIT_PER_SECOND).append(" requests/second throttle, `perf_free` none; 3 s"
+        + " warm-up, 10 s measured; a refused read waits the interval the server gave."
+        + " UPSTREAM is HBase's own quotas (`MiniHBaseClusterRegionServer`), PATCHED the module"
+        + " (`--changes=quotas --changeMode=PATCHED`, `ThrottlingRegionServer`). Odd rounds run"
+        + " PATCHED first, even rounds UPSTREAM first.\n\n");
+    s.append("Target: the throttled user is admitted the configured rate, within ")
+      .append((int) Math.round(LIMIT_TOLERANCE * 100)).append("% (**met** when the whole 95%"
+        + " interval of admitted / limit lies within it, **not met** when none of it does)."
+        + " Intervals are 95% over rounds on the log scale (geometric mean).\n\n");
+    s.append("| mode | rounds | throttled user, admitted / limit | verdict (within ")
+      .append((int) Math.round(LIMIT_TOLERANCE * 100)).append("%) | free user, reads/s |"
+        + " refused (all rounds) | failed / wrong (all rounds) |\n");
+    s.append("|---|---:|---|---|---|---:|---|\n");
+    for (String mode : new String[] { "UPSTREAM", "PATCHED" }) {
+      List<ThrottledRun> r = selectThrottled(runs, mode);
+      if (r.isEmpty()) {
+        continue;
+      }
+      ForkStats.Interval admitted = ForkStats.positiveMean(
+        r.stream().mapToDouble(x -> x.throttledPerSecond() / LIMIT_PER_SECOND).toArray());
+      ForkStats.Interval free = ForkStats.positiveMean(
+        r.stream().mapToDouble(ThrottledRun::freePerSecond).toArray());
+      s.append("| ").append(mode.equals("PATCHED") ? "PATCHED (the quotas module)"
+          : "UPSTREAM (HBase's own quotas)").append(" | ").append(r.size()).append(" | ")
+        .append(iv(admitted)).append(" | **").append(withinLimit(admitted)).append("** | ")
+        .append(iv(free)).append(" | ").append(r.stream().mapToLong(ThrottledRun::refused).sum())
+        .append(" | ").append(r.stream().mapToLong(ThrottledRun::failed).sum()).append(" / ")
+        .append(r.stream().mapToLong(ThrottledRun::wrong).sum()).append(" |\n");
+    }
+    List<ThrottledRun> p = selectThrottled(runs, "PATCHED");
+    List<ThrottledRun> u = selectThrottled(runs, "UPSTREAM");
+    List<double[]> pairs = new ArrayList<>();
+    for (ThrottledRun x : p) {
+      for (ThrottledRun y : u) {
+        if (x.round() == y.round()) {
+          pairs.add(new double[] { x.throttledPerSecond() / y.throttledPerSecond(),
+            x.freePerSecond() / y.freePerSecond() });
+        }
+      }
+    }
+    if (!pairs.isEmpty()) {
+      ForkStats.Interval a = ForkStats.pairedRatio(pairs.stream().mapToDouble(x -> x[0]).toArray());
+      ForkStats.Interval f = ForkStats.pairedRatio(pairs.stream().mapToDouble(x -> x[1]).toArray());
+      s.append("\nPaired by round, PATCHED / UPSTREAM: the throttled user's admitted rate ")
+        .append(iv(a)).append(", the free user's reads/s ").append(iv(f))
+        .append(" (the free user's rate follows the shared machine's load; it shows that the"
+          + " throttle did not reach it, not that one mode is faster).\n");
+    }
+    s.append("\nEvery round (throttled user's admitted reads/s; free user's reads/s):\n\n");
+    s.append("| mode | each round |\n|---|---|\n");
+    for (String mode : new String[] { "UPSTREAM", "PATCHED" }) {
+      List<String> cells = new ArrayList<>();
+      for (ThrottledRun x : selectThrottled(runs, mode)) {
+        cells.add("r" + x.round() + " " + Compare.sig3(x.throttledPerSecond()) + "; "
+          + Compare.sig3(x.freePerSecond()));
+      }
+      if (!cells.isEmpty()) {
+        s.append("| ").append(mode).append(" | ").append(String.join(", ", cells)).append(" |\n");
+      }
+    }
+    s.append("\n`runs.tsv` has every run's time, exit code and load average before and after.\n");
+    return s.toString();
   }
 
   private static void deleteTree(Path dir) throws IOException {

@@ -95,6 +95,46 @@ public class ScenarioTest {
   }
 
   @Test
+  public void theThrottledUsersReportJudgesTheAdmittedRateAgainstTheLimit() throws Exception {
+    Path root = tmp.getRoot().toPath();
+    Path out = Scenario.throttledDir(root);
+    for (int r = 1; r <= 5; r++) {
+      for (Scenario.Run run : Scenario.throttledRuns(root, out.resolve("raw"), r)) {
+        Path dir = out.resolve("raw").resolve(run.name());
+        Files.createDirectories(dir);
+        boolean patched = run.name().endsWith("patched");
+        double throttled = patched ? 50.0 : 38 + 0.3 * r;
+        Files.writeString(dir.resolve("throttledUsers.csv"), "user,limit,clients,admitted,"
+          + "admitted/s,refused,failed,wrong,p50 ms,p99 ms,max ms\n"
+          + "perf_throttled,50req/sec,2," + (int) (throttled * 10) + "," + throttled + ",400,0,0,"
+          + "3,16,140\nperf_free,none,2,7000," + (700 + 10 * r) + ",0,0,0,1.5,12,138\n",
+          StandardCharsets.UTF_8);
+      }
+    }
+    Files.writeString(out.resolve("run.properties"), "command=c\ncommit=abc\nrounds=5\n",
+      StandardCharsets.UTF_8);
+    assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
+      Scenario.THROTTLED }, System.out));
+    String report = Files.readString(out.resolve("report.md"));
+    String upstream = report.lines().filter(l -> l.startsWith("| UPSTREAM (")).findFirst()
+      .orElseThrow();
+    String patched = report.lines().filter(l -> l.startsWith("| PATCHED (")).findFirst()
+      .orElseThrow();
+    assertTrue(upstream, upstream.contains("| 5 |") && upstream.contains("**not met**"));
+    assertTrue(patched, patched.contains("1 [1, 1]") && patched.contains("**met**")
+      && patched.contains("| 2000 |") && patched.contains("| 0 / 0 |"));
+    assertTrue(report, report.contains("Paired by round, PATCHED / UPSTREAM"));
+    assertFalse(report, report.matches("(?s).*\\[-.*"));
+  }
+
+  @Test
+  public void aRateWithinTheToleranceIsMetOnlyWhenTheWholeIntervalIs() {
+    assertEquals("met", Scenario.withinLimit(new ForkStats.Interval(5, 1, 0.99, 1.01)));
+    assertEquals("inconclusive", Scenario.withinLimit(new ForkStats.Interval(5, 1, 0.97, 1.01)));
+    assertEquals("not met", Scenario.withinLimit(new ForkStats.Interval(5, 0.77, 0.75, 0.79)));
+  }
+
+  @Test
   public void modesAndFaultsSwapOrderEveryOtherRound() {
     assertArrayEquals(new String[] { "BASELINE", "UPSTREAM", "PATCHED" }, Scenario.modesOf(1));
     assertArrayEquals(new String[] { "PATCHED", "UPSTREAM", "BASELINE" }, Scenario.modesOf(2));
