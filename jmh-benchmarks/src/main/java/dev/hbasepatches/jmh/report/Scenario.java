@@ -156,7 +156,7 @@ public final class Scenario {
     return 0;
   }
 
-  private static Properties properties(Path dir) throws IOException {
+  static Properties properties(Path dir) throws IOException {
     Properties props = new Properties();
     try (Reader r = Files.newBufferedReader(dir.resolve("run.properties"), StandardCharsets.UTF_8)) {
       props.load(r);

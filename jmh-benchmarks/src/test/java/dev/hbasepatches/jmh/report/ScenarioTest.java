@@ -134,6 +134,25 @@ public class ScenarioTest {
     assertEquals("not met", Scenario.withinLimit(new ForkStats.Interval(5, 0.77, 0.75, 0.79)));
   }
 
+  /**
+   * The committed scenario reports are what the report code makes of their committed runs: a
+   * number edited by hand, or a report left behind when the code changed, fails here.
+   */
+  @Test
+  public void committedScenarioReportsComeFromTheirRuns() throws Exception {
+    Path root = DocumentLinksTest.projectRoot();
+    Path failover = Scenario.failoverDir(root);
+    assertTrue("no committed failover scenario at " + failover,
+      Files.isRegularFile(failover.resolve("report.md")));
+    assertEquals(Files.readString(failover.resolve("report.md")), Scenario.failoverReport(
+      Scenario.readFailover(failover.resolve("raw")), Scenario.properties(failover)));
+    Path throttled = Scenario.throttledDir(root);
+    if (Files.isRegularFile(throttled.resolve("report.md"))) {
+      assertEquals(Files.readString(throttled.resolve("report.md")), Scenario.throttledReport(
+        Scenario.readThrottled(throttled.resolve("raw")), Scenario.properties(throttled)));
+    }
+  }
+
   @Test
   public void modesAndFaultsSwapOrderEveryOtherRound() {
     assertArrayEquals(new String[] { "BASELINE", "UPSTREAM", "PATCHED" }, Scenario.modesOf(1));
