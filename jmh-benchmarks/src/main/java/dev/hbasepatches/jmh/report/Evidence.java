@@ -870,13 +870,22 @@ public final class Evidence {
     return s.toString();
   }
 
-  /** The first decided target against {@code mode}: "1.09x [1.02, 1.16] no worse (case)". */
+  /**
+   * The first decided target against {@code mode}: "1.09x [1.02, 1.16] no worse (case)"; without
+   * one, the first PATCHED measurement against it: "1.32x [1.28, 1.35] better (case)" (worse, or
+   * no difference shown).
+   */
   private static String headline(Current c, String mode) {
-    for (Outcome o : c.outcomes()) {
-      if (o.row().kind() != Kind.MEASURE && o.row().compared().contains("/ " + mode)) {
-        ForkStats.Interval i = o.interval();
-        return Compare.sig3(i.estimate()) + "x [" + Compare.sig3(i.low()) + ", "
-          + Compare.sig3(i.high()) + "] " + o.verdict() + " (" + shortCase(o.row()) + ")";
+    for (boolean targets : new boolean[] { true, false }) {
+      for (Outcome o : c.outcomes()) {
+        if ((o.row().kind() != Kind.MEASURE) == targets
+          && o.row().compared().contains("PATCHED / " + mode)) {
+          ForkStats.Interval i = o.interval();
+          String verdict = targets ? o.verdict() : o.verdict().equals("B better") ? "better"
+            : o.verdict().equals("A better") ? "worse" : o.verdict();
+          return Compare.sig3(i.estimate()) + "x [" + Compare.sig3(i.low()) + ", "
+            + Compare.sig3(i.high()) + "] " + verdict + " (" + shortCase(o.row()) + ")";
+        }
       }
     }
     return "-";
