@@ -342,17 +342,20 @@ public final class Scenario {
     };
   }
 
+  /** The report's first paragraph: the command, commit, rounds, time, machine and load. */
+  static String madeBy(Properties run) {
+    return "Made by one command, `" + run.getProperty("command", "?") + "` (commit "
+      + run.getProperty("commit", "?") + "; " + run.getProperty("rounds", "?") + " rounds, "
+      + run.getProperty("seconds", "?") + " s on " + run.getProperty("machine", "?") + ", JDK "
+      + run.getProperty("java", "?") + "; load average " + run.getProperty("start.loadavg", "?")
+      + " at the start, " + run.getProperty("end.loadavg", "?") + " at the end).\n\n";
+  }
+
   /** The report: the table over rounds, the paired comparisons, every round's values. */
   static String failoverReport(List<ModeRun> runs, Properties run) {
     StringBuilder s = new StringBuilder();
     s.append("# timeline-reads: TIMELINE reads through a RegionServer abort and graceful stop\n\n");
-    s.append("Made by one command, `").append(run.getProperty("command", "?"))
-      .append("` (commit ").append(run.getProperty("commit", "?")).append("; ")
-      .append(run.getProperty("rounds", "?")).append(" rounds, ")
-      .append(run.getProperty("seconds", "?")).append(" s on ")
-      .append(run.getProperty("machine", "?")).append(", JDK ").append(run.getProperty("java", "?"))
-      .append("; load average ").append(run.getProperty("start.loadavg", "?")).append(" at the"
-        + " start, ").append(run.getProperty("end.loadavg", "?")).append(" at the end).\n\n");
+    s.append(madeBy(run));
     s.append("Each run is hbase-perf's `replicaFailover` (`raw/r<round>-<fault>/`, its own report"
       + " and CSVs): an embedded 3-RegionServer minicluster, one region with three replicas (the"
       + " primary away from `hbase:meta`'s server), 10,000 rows loaded and flushed, open-loop Gets"
@@ -554,13 +557,7 @@ public final class Scenario {
   static String throttledReport(List<ThrottledRun> runs, Properties run) {
     StringBuilder s = new StringBuilder();
     s.append("# quotas: two users, one throttled, on one RegionServer\n\n");
-    s.append("Made by one command, `").append(run.getProperty("command", "?"))
-      .append("` (commit ").append(run.getProperty("commit", "?")).append("; ")
-      .append(run.getProperty("rounds", "?")).append(" rounds, ")
-      .append(run.getProperty("seconds", "?")).append(" s on ")
-      .append(run.getProperty("machine", "?")).append(", JDK ").append(run.getProperty("java", "?"))
-      .append("; load average ").append(run.getProperty("start.loadavg", "?")).append(" at the"
-        + " start, ").append(run.getProperty("end.loadavg", "?")).append(" at the end).\n\n");
+    s.append(madeBy(run));
     s.append("Each run is hbase-perf's `throttledUsers` (`raw/r<round>-<mode>/`, its own report,"
       + " CSV per second and output), the HBase blog's two-user quota experiment (HBASE-11598) on"
       + " an embedded minicluster: two users with two clients each read the same 10,000-row"
