@@ -27,8 +27,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -284,20 +286,34 @@ public final class Scenario {
     }
   }
 
-  /** Every mode row of every run under {@code raw/r<N>-<fault>/replicaFailover.csv}. */
-  static List<ModeRun> readFailover(Path raw) throws IOException, BadInputException {
-    List<ModeRun> out = new ArrayList<>();
+  /**
+   * The run folders under {@code raw/}, {@code r<round>-<kind>} with kind one of {@code kinds}
+   * (a regex alternation), in name order, each with its match (group 1 the round, 2 the kind).
+   */
+  static Map<Path, Matcher> runFolders(Path raw, String kinds)
+    throws IOException, BadInputException {
+    Pattern name = Pattern.compile("r(\\d+)-(" + kinds + ")");
+    Map<Path, Matcher> out = new LinkedHashMap<>();
     List<Path> dirs;
     try (Stream<Path> s = Files.list(raw)) {
       dirs = s.filter(Files::isDirectory).sorted().toList();
     }
     for (Path dir : dirs) {
-      String name = dir.getFileName().toString();
-      Matcher m = Pattern.compile("r(\\d+)-(abort|stop)")
-        .matcher(name);
+      Matcher m = name.matcher(dir.getFileName().toString());
       if (!m.matches()) {
-        throw new BadInputException(dir + ": not a run folder (r<round>-<abort|stop>)");
+        throw new BadInputException(dir + ": not a run folder (r<round>-<" + kinds + ">)");
       }
+      out.put(dir, m);
+    }
+    return out;
+  }
+
+  /** Every mode row of every run under {@code raw/r<N>-<fault>/replicaFailover.csv}. */
+  static List<ModeRun> readFailover(Path raw) throws IOException, BadInputException {
+    List<ModeRun> out = new ArrayList<>();
+    for (Map.Entry<Path, Matcher> run : runFolders(raw, "abort|stop").entrySet()) {
+      Path dir = run.getKey();
+      Matcher m = run.getValue();
       Path csv = dir.resolve("replicaFailover.csv");
       List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
       List<String> header = List.of(lines.get(0).split(","));
@@ -490,16 +506,9 @@ public final class Scenario {
   /** Every run under {@code raw/r<N>-<patched|upstream>/throttledUsers.csv}. */
   static List<ThrottledRun> readThrottled(Path raw) throws IOException, BadInputException {
     List<ThrottledRun> out = new ArrayList<>();
-    List<Path> dirs;
-    try (Stream<Path> s = Files.list(raw)) {
-      dirs = s.filter(Files::isDirectory).sorted().toList();
-    }
-    for (Path dir : dirs) {
-      Matcher m = Pattern.compile("r(\\d+)-(patched|upstream)")
-        .matcher(dir.getFileName().toString());
-      if (!m.matches()) {
-        throw new BadInputException(dir + ": not a run folder (r<round>-<patched|upstream>)");
-      }
+    for (Map.Entry<Path, Matcher> run : runFolders(raw, "patched|upstream").entrySet()) {
+      Path dir = run.getKey();
+      Matcher m = run.getValue();
       Path csv = dir.resolve("throttledUsers.csv");
       List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
       List<String> header = List.of(lines.get(0).split(","));
