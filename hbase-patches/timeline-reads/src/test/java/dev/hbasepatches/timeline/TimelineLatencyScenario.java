@@ -119,6 +119,8 @@ public class TimelineLatencyScenario {
     long startNanos;
     long faultNanos;
     String stats = "";
+    TimelineMode mode;
+    int round;
 
     double extraPerRead() {
       return reads == 0 ? 0 : (serverGets - reads) / (double) reads;
@@ -240,6 +242,8 @@ public class TimelineLatencyScenario {
    */
   private Run load(TimelineMode mode, int secs, int round, String failover) throws Exception {
     Run run = new Run();
+    run.mode = mode;
+    run.round = round;
     Random rnd = new Random(SEED * 31 + round);
     ExecutorService pool = Executors.newFixedThreadPool(256);
     Object lock = new Object();
@@ -569,6 +573,7 @@ public class TimelineLatencyScenario {
       }
     }
     writeFailoverSummary(results);
+    writeRounds(results);
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("runs.md"),
       StandardCharsets.UTF_8))) {
       w.println("# Every run, in the order it ran (load = the machine's 1-minute load average)");
@@ -578,6 +583,30 @@ public class TimelineLatencyScenario {
       }
     }
     log("summary in " + f.toAbsolutePath());
+  }
+
+  /**
+   * One line per run (fault, mode, round), the values the scenario report's intervals start
+   * from: {@code dev.hbasepatches.jmh.report.Scenario timeline-latency} reads this file.
+   */
+  private void writeRounds(Map<String, Map<TimelineMode, List<Run>>> results)
+    throws IOException {
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("rounds.tsv"),
+      StandardCharsets.UTF_8))) {
+      w.println("fault\tmode\tround\treads\tp50_ms\tp99_ms\tmax_ms\tserver_gets\tstale"
+        + "\terrors\tempty\tload_before\tload_after");
+      for (Map.Entry<String, Map<TimelineMode, List<Run>>> e : results.entrySet()) {
+        for (List<Run> runs : e.getValue().values()) {
+          for (Run r : runs) {
+            Histogram h = r.latency;
+            w.printf(Locale.ROOT, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\t%d\t%d\t%s\t%s%n",
+              e.getKey(), r.mode, r.round, r.reads, h.getValueAtPercentile(50) / 1e3,
+              h.getValueAtPercentile(99) / 1e3, h.getMaxValue() / 1e3, r.serverGets, r.stale,
+              r.errors, r.empty, r.loadBefore, r.loadAfter);
+          }
+        }
+      }
+    }
   }
 
   /**

@@ -46,6 +46,7 @@ import java.util.stream.Stream;
  * java -cp jmh-benchmarks/target/benchmarks.jar dev.hbasepatches.jmh.report.Scenario \
  *   --root . timeline-failover [--rounds 6]      # runs the rounds, then writes the report
  * java -cp ... Scenario --root . quotas-throttled-users
+ * java -cp ... Scenario --root . timeline-latency
  * java -cp ... Scenario --root . --report-only timeline-failover   # the report from raw/ again
  * </pre>
  *
@@ -66,11 +67,20 @@ import java.util.stream.Stream;
  * and the quotas module (PATCHED) in alternating order; the report (the throttled user's
  * admitted rate against the limit, within 2%) lands in
  * {@code hbase-patches/quotas/results/throttled-users/}.
+ *
+ * <p>{@code timeline-latency}: timeline-reads' {@code TimelineLatencyScenario} (a 3-RegionServer
+ * minicluster, three replicas, open-loop Gets at 100/s; under a healthy primary, a primary paused
+ * 200 ms on 3% of reads and a primary 20 ms slow on every read, the three modes one after another,
+ * reversed on even rounds), all rounds in one JVM started by Maven ({@code --mvn "mvn -o"} to run
+ * it offline); the report (p50 and p99 against 5 ms, RPCs per read, extra RPCs against UPSTREAM
+ * and the hedge budget, the healthy p99 against STRONG reads') lands in
+ * {@code hbase-patches/timeline-reads/results/latency/}.
  */
 public final class Scenario {
 
   static final String FAILOVER = "timeline-failover";
   static final String THROTTLED = "quotas-throttled-users";
+  static final String LATENCY = "timeline-latency";
   static final String LOCK = "/tmp/hbasepatches-jmh.lock";
   static final double TARGET_MS = 50;
   static final String[] MODES = { "BASELINE", "UPSTREAM", "PATCHED" };
@@ -103,6 +113,7 @@ public final class Scenario {
     Path root = null;
     int rounds = DEFAULT_ROUNDS;
     boolean reportOnly = false;
+    String mvn = "mvn";
     String scenario = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -120,18 +131,20 @@ public final class Scenario {
           }
         }
         case "--report-only" -> reportOnly = true;
+        case "--mvn" -> mvn = Evidence.value(args, ++i, "--mvn");
         default -> {
           if (args[i].startsWith("-") || scenario != null) {
             throw new BadInputException("unknown argument " + args[i] + " (usage: Scenario --root"
-              + " DIR [--rounds N] [--report-only] " + FAILOVER + "|" + THROTTLED + ")");
+              + " DIR [--rounds N] [--mvn CMD] [--report-only] " + FAILOVER + "|" + THROTTLED
+              + "|" + LATENCY + ")");
           }
           scenario = args[i];
         }
       }
     }
     if (root == null || scenario == null) {
-      throw new BadInputException("usage: Scenario --root DIR [--rounds N] [--report-only] "
-        + FAILOVER + "|" + THROTTLED);
+      throw new BadInputException("usage: Scenario --root DIR [--rounds N] [--mvn CMD]"
+        + " [--report-only] " + FAILOVER + "|" + THROTTLED + "|" + LATENCY);
     }
     if (FAILOVER.equals(scenario)) {
       Path dir = failoverDir(root);
@@ -151,9 +164,20 @@ public final class Scenario {
         throttledReport(readThrottled(dir.resolve("raw")), properties(dir)),
         StandardCharsets.UTF_8);
       out.println("Scenario: wrote " + dir.resolve("report.md"));
+    } else if (LATENCY.equals(scenario)) {
+      Path dir = latencyDir(root);
+      if (!reportOnly) {
+        String maven = mvn;
+        int n = rounds;
+        runRounds(root, "timeline-reads", dir, LATENCY, rounds,
+          (r, raw, round) -> round == 1 ? latencyRuns(r, raw, maven, n) : List.of(), System.err);
+      }
+      Files.writeString(dir.resolve("report.md"),
+        latencyReport(readLatency(dir.resolve("raw")), properties(dir)), StandardCharsets.UTF_8);
+      out.println("Scenario: wrote " + dir.resolve("report.md"));
     } else {
       throw new BadInputException("unknown scenario " + scenario + " (known: " + FAILOVER + ", "
-        + THROTTLED + ")");
+        + THROTTLED + ", " + LATENCY + ")");
     }
     return 0;
   }
@@ -210,30 +234,10 @@ public final class Scenario {
   /** Runs {@code rounds} rounds of {@code plan} (each JVM under the lock) into {@code out}. */
   private static void runRounds(Path root, String change, Path out, String scenario, int rounds,
     RoundPlan plan, PrintStream log) throws IOException, InterruptedException, BadInputException {
-    String build = "mvn -B package -DskipTests -pl hbase-perf,hbase-patches/" + change + " -am";
-    Path perfJar = root.resolve("hbase-perf/target/hbase-perf.jar");
     Path moduleSrc = root.resolve("hbase-patches/" + change + "/src/main");
     Path perfSrc = root.resolve("hbase-perf/src/main");
-    if (!Files.isRegularFile(perfJar)) {
-      throw new BadInputException("no " + perfJar + "; build it first: " + build);
-    }
-    Path moduleJar;
-    try (Stream<Path> s = Files.list(root.resolve("hbase-patches/" + change + "/target"))) {
-      moduleJar = s.filter(p -> p.getFileName().toString().matches(
-        "hbasepatches-" + change + "-[^-]+(-SNAPSHOT)?\\.jar")).findFirst().orElse(null);
-    } catch (IOException e) {
-      moduleJar = null;
-    }
-    if (moduleJar == null) {
-      throw new BadInputException("no " + change + " jar under hbase-patches/" + change
-        + "/target; build it first: " + build);
-    }
-    for (Path[] pair : new Path[][] { { perfJar, perfSrc }, { moduleJar, moduleSrc } }) {
-      Path newer = Evidence.newerThan(pair[1], Files.getLastModifiedTime(pair[0]).toMillis());
-      if (newer != null) {
-        throw new BadInputException(newer + " is newer than " + pair[0] + "; rebuild it first ("
-          + build + ")");
-      }
+    if (!LATENCY.equals(scenario)) { // the latency scenario builds what it runs
+      checkJars(root, change, moduleSrc, perfSrc);
     }
     Path raw = out.resolve("raw");
     deleteTree(raw);
@@ -272,7 +276,7 @@ public final class Scenario {
           .append('\t').append(RunMachine.loadavg(Path.of("/proc/loadavg"))).append('\n');
         Files.writeString(out.resolve("runs.tsv"), runs, StandardCharsets.UTF_8);
         if (exit != 0) {
-          throw new IOException("round " + r + ", " + one.what() + ": hbase-perf exited " + exit
+          throw new IOException("round " + r + ", " + one.what() + ": the run exited " + exit
             + "; its output: " + dir.resolve("stderr.txt"));
         }
       }
@@ -283,6 +287,34 @@ public final class Scenario {
     try (Writer w = Files.newBufferedWriter(out.resolve("run.properties"),
       StandardCharsets.UTF_8)) {
       run.store(w, "the scenario run of " + scenario + " (dev.hbasepatches.jmh.report.Scenario)");
+    }
+  }
+
+  /** hbase-perf's jar and the module's, each there and newer than its sources. */
+  private static void checkJars(Path root, String change, Path moduleSrc, Path perfSrc)
+    throws IOException, BadInputException {
+    String build = "mvn -B package -DskipTests -pl hbase-perf,hbase-patches/" + change + " -am";
+    Path perfJar = root.resolve("hbase-perf/target/hbase-perf.jar");
+    if (!Files.isRegularFile(perfJar)) {
+      throw new BadInputException("no " + perfJar + "; build it first: " + build);
+    }
+    Path moduleJar;
+    try (Stream<Path> s = Files.list(root.resolve("hbase-patches/" + change + "/target"))) {
+      moduleJar = s.filter(p -> p.getFileName().toString().matches(
+        "hbasepatches-" + change + "-[^-]+(-SNAPSHOT)?\\.jar")).findFirst().orElse(null);
+    } catch (IOException e) {
+      moduleJar = null;
+    }
+    if (moduleJar == null) {
+      throw new BadInputException("no " + change + " jar under hbase-patches/" + change
+        + "/target; build it first: " + build);
+    }
+    for (Path[] pair : new Path[][] { { perfJar, perfSrc }, { moduleJar, moduleSrc } }) {
+      Path newer = Evidence.newerThan(pair[1], Files.getLastModifiedTime(pair[0]).toMillis());
+      if (newer != null) {
+        throw new BadInputException(newer + " is newer than " + pair[0] + "; rebuild it first ("
+          + build + ")");
+      }
     }
   }
 
@@ -632,6 +664,238 @@ public final class Scenario {
       }
     }
     s.append("\n`runs.tsv` has every run's time, exit code and load average before and after.\n");
+    return s.toString();
+  }
+
+  // ---- timeline-latency ---------------------------------------------------------------------
+
+  /** The latency scenario's faults, in the order each round runs them. */
+  static final String[] LATENCY_FAULTS = { "healthy", "pause3pct200ms", "slowPrimary20ms" };
+  /** The p50 and p99 targets of a TIMELINE read under a slow or paused primary, ms. */
+  static final double LATENCY_TARGET_MS = 5;
+  /** RPCs per read a uniformly slow primary may cost the reader. */
+  static final double RPCS_PER_READ = 1.1;
+  /** The hedge budget's ratio: extra RPCs per read on a healthy cluster (its burst not counted). */
+  static final double BUDGET = 0.05;
+  /** How much slower than STRONG reads a healthy cluster's PATCHED p99 may be. */
+  static final double HEALTHY_MARGIN = 0.10;
+
+  /** One run (a fault, a mode, a round) of the latency scenario: its line of rounds.tsv. */
+  record LatencyRun(String fault, String mode, int round, long reads, double p50Ms, double p99Ms,
+    double maxMs, long serverGets, long stale, long errors, long empty) {
+
+    /** RPCs the servers answered beyond one per read (never below zero). */
+    long extra() {
+      return Math.max(0, serverGets - reads);
+    }
+  }
+
+  static Path latencyDir(Path root) {
+    return root.resolve("hbase-patches/timeline-reads/results/latency");
+  }
+
+  /**
+   * The whole scenario is one JVM (TimelineLatencyScenario under {@code -Ptimeline-scenario}):
+   * its rounds run the three modes one after another under each fault on one cluster, the order
+   * reversed on even rounds, so every mode runs first and last equally often within the run.
+   */
+  static List<Run> latencyRuns(Path root, Path raw, String mvn, int rounds) {
+    Path dir = raw.resolve("scenario");
+    List<String> cmd = new ArrayList<>(List.of("flock", LOCK));
+    cmd.addAll(List.of(mvn.trim().split("\\s+")));
+    cmd.addAll(List.of("-B", "test", "-pl", "hbase-patches/timeline-reads", "-am",
+      "-Ptimeline-scenario", "-Dtest=TimelineLatencyScenario",
+      "-Dsurefire.failIfNoSpecifiedTests=false", "-Dscenario.rounds=" + rounds,
+      "-Dscenario.failover.rounds=0", "-Dscenario.out=" + dir.toAbsolutePath()));
+    return List.of(new Run("scenario", rounds + " rounds in one JVM", cmd));
+  }
+
+  /** Every run's line of {@code raw/scenario/rounds.tsv}. */
+  static List<LatencyRun> readLatency(Path raw) throws IOException, BadInputException {
+    Path tsv = raw.resolve("scenario/rounds.tsv");
+    if (!Files.isRegularFile(tsv)) {
+      throw new BadInputException("no " + tsv + " (the scenario did not finish, or an older"
+        + " TimelineLatencyScenario without it)");
+    }
+    List<String> lines = Files.readAllLines(tsv, StandardCharsets.UTF_8);
+    List<String> h = List.of(lines.get(0).split("\t"));
+    String[] need = { "fault", "mode", "round", "reads", "p50_ms", "p99_ms", "max_ms",
+      "server_gets", "stale", "errors", "empty" };
+    for (String n : need) {
+      if (!h.contains(n)) {
+        throw new BadInputException(tsv + ": no column " + n);
+      }
+    }
+    List<LatencyRun> out = new ArrayList<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] c = line.split("\t");
+      out.add(new LatencyRun(c[h.indexOf("fault")], c[h.indexOf("mode")],
+        Integer.parseInt(c[h.indexOf("round")]), Long.parseLong(c[h.indexOf("reads")]),
+        Double.parseDouble(c[h.indexOf("p50_ms")]), Double.parseDouble(c[h.indexOf("p99_ms")]),
+        Double.parseDouble(c[h.indexOf("max_ms")]), Long.parseLong(c[h.indexOf("server_gets")]),
+        Long.parseLong(c[h.indexOf("stale")]), Long.parseLong(c[h.indexOf("errors")]),
+        Long.parseLong(c[h.indexOf("empty")])));
+    }
+    return out;
+  }
+
+  private static List<LatencyRun> selectLatency(List<LatencyRun> runs, String fault,
+    String mode) {
+    return runs.stream().filter(r -> r.fault().equals(fault) && r.mode().equals(mode))
+      .sorted((a, b) -> Integer.compare(a.round(), b.round())).toList();
+  }
+
+  private static String latencyFaultName(String fault) {
+    return switch (fault) {
+      case "healthy" -> "healthy primary";
+      case "pause3pct200ms" -> "primary paused 200 ms on 3% of reads";
+      case "slowPrimary20ms" -> "primary 20 ms slow on every read";
+      default -> fault;
+    };
+  }
+
+  /** The same round's values of two modes under one fault, as {@code a / b} per round. */
+  private static double[] pairedByRound(List<LatencyRun> runs, String fault, String a, String b,
+    java.util.function.ToDoubleFunction<LatencyRun> value) {
+    List<Double> out = new ArrayList<>();
+    for (LatencyRun x : selectLatency(runs, fault, a)) {
+      for (LatencyRun y : selectLatency(runs, fault, b)) {
+        if (x.round() == y.round()) {
+          out.add(value.applyAsDouble(x) / value.applyAsDouble(y));
+        }
+      }
+    }
+    return out.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private static ForkStats.Interval p50(List<LatencyRun> r) {
+    return ForkStats.percentile(r.stream().mapToDouble(LatencyRun::p50Ms).toArray());
+  }
+
+  private static ForkStats.Interval p99(List<LatencyRun> r) {
+    return ForkStats.percentile(r.stream().mapToDouble(LatencyRun::p99Ms).toArray());
+  }
+
+  private static ForkStats.Interval rpcsPerRead(List<LatencyRun> r) {
+    return ForkStats.positiveMean(r.stream()
+      .mapToDouble(x -> x.serverGets() / (double) Math.max(1, x.reads())).toArray());
+  }
+
+  private static ForkStats.Interval extraPerRead(List<LatencyRun> r) {
+    return ForkStats.rate(r.stream().mapToLong(LatencyRun::extra).toArray(),
+      r.stream().mapToLong(LatencyRun::reads).toArray());
+  }
+
+  static String latencyReport(List<LatencyRun> runs, Properties run) {
+    StringBuilder s = new StringBuilder();
+    s.append("# timeline-reads: TIMELINE read latency under a slow, paused or healthy primary\n\n");
+    s.append(madeBy(run));
+    s.append("The run is `TimelineLatencyScenario` (timeline-reads' tests, `-Ptimeline-scenario`;"
+      + " `raw/scenario/`: every read with the Gets the servers saw for it, the run log, its own"
+      + " summaries): a 3-RegionServer minicluster in one JVM, one region with three replicas"
+      + " (one per server, the primary away from `hbase:meta`'s), 10,000 flushed rows, a writer at"
+      + " about 100 puts/s, open-loop TIMELINE Gets at 100/s (Poisson) for 8 s per mode and fault,"
+      + " latency from each read's intended start, the Gets every replica served counted on the"
+      + " servers. Each round runs three faults one after another (a healthy primary; the primary"
+      + " paused 200 ms on 3% of its reads; the primary 20 ms slow on every read) and under each"
+      + " the three modes (BASELINE: STRONG reads; UPSTREAM: HBase's TIMELINE client; PATCHED:"
+      + " the module's TimelineReader), in reverse order on even rounds.\n\n");
+    s.append("Intervals are 95% over rounds: a percentile as the median of the rounds' values"
+      + " with a bootstrap interval, RPCs per read on the log scale, extra RPCs per read from"
+      + " every round's counts (log scale), paired ratios by round on the log scale (above 1:"
+      + " PATCHED better). A verdict comes only from where the interval lies against the"
+      + " target.\n\n");
+    List<LatencyRun> slowP = selectLatency(runs, "slowPrimary20ms", "PATCHED");
+    List<LatencyRun> pausedP = selectLatency(runs, "pause3pct200ms", "PATCHED");
+    List<LatencyRun> healthyP = selectLatency(runs, "healthy", "PATCHED");
+    List<LatencyRun> healthyB = selectLatency(runs, "healthy", "BASELINE");
+    s.append("| target | PATCHED | UPSTREAM, same rounds | verdict |\n|---|---|---|---|\n");
+    if (!slowP.isEmpty()) {
+      ForkStats.Interval p = p50(slowP);
+      s.append("| primary 20 ms slow: p50 <= ").append((int) LATENCY_TARGET_MS).append(" ms | ")
+        .append(iv(p)).append(" ms | ")
+        .append(iv(p50(selectLatency(runs, "slowPrimary20ms", "UPSTREAM")))).append(" ms | **")
+        .append(p.atMost(LATENCY_TARGET_MS)).append("** |\n");
+      ForkStats.Interval r = rpcsPerRead(slowP);
+      s.append("| ... at <= ").append(RPCS_PER_READ).append(" RPCs per read | ").append(iv(r))
+        .append(" | ").append(iv(rpcsPerRead(selectLatency(runs, "slowPrimary20ms",
+          "UPSTREAM")))).append(" | **").append(r.atMost(RPCS_PER_READ)).append("** |\n");
+    }
+    if (!pausedP.isEmpty()) {
+      ForkStats.Interval p = p99(pausedP);
+      s.append("| primary paused on 3% of reads: p99 <= ").append((int) LATENCY_TARGET_MS)
+        .append(" ms | ").append(iv(p)).append(" ms | ")
+        .append(iv(p99(selectLatency(runs, "pause3pct200ms", "UPSTREAM")))).append(" ms | **")
+        .append(p.atMost(LATENCY_TARGET_MS)).append("** |\n");
+      double[] ratios = pairedByRound(runs, "pause3pct200ms", "UPSTREAM", "PATCHED",
+        x -> x.extra() / (double) Math.max(1, x.reads()));
+      boolean defined = java.util.Arrays.stream(ratios).allMatch(x -> x > 0 && Double.isFinite(x));
+      ForkStats.Interval e = defined ? ForkStats.pairedRatio(ratios) : null;
+      s.append("| ... with fewer extra RPCs than UPSTREAM (UPSTREAM / PATCHED extra RPCs per"
+        + " read, paired by round) | ").append(iv(extraPerRead(pausedP))).append(" per read | ")
+        .append(iv(extraPerRead(selectLatency(runs, "pause3pct200ms", "UPSTREAM"))))
+        .append(" per read | ").append(e == null ? "- (a round without extra RPCs)"
+          : iv(e) + ": **" + e.against(1) + "**").append(" |\n");
+    }
+    if (!healthyP.isEmpty() && !healthyB.isEmpty()) {
+      ForkStats.Interval q = ForkStats.pairedRatio(
+        pairedByRound(runs, "healthy", "BASELINE", "PATCHED", LatencyRun::p99Ms));
+      s.append("| healthy: p99 within ").append((int) Math.round(HEALTHY_MARGIN * 100))
+        .append("% of STRONG reads' (BASELINE / PATCHED p99, paired by round; at least ")
+        .append(1 - HEALTHY_MARGIN).append(") | ").append(iv(p99(healthyP))).append(" ms | ")
+        .append(iv(p99(selectLatency(runs, "healthy", "UPSTREAM")))).append(" ms | ")
+        .append(iv(q)).append(": **").append(q.against(1 - HEALTHY_MARGIN)).append("** |\n");
+      ForkStats.Interval e = extraPerRead(healthyP);
+      s.append("| healthy: extra RPCs per read within the hedge budget (").append(BUDGET)
+        .append(", its burst not counted) | ").append(iv(e)).append(" | ")
+        .append(iv(extraPerRead(selectLatency(runs, "healthy", "UPSTREAM")))).append(" | **")
+        .append(e.atMost(BUDGET)).append("** |\n");
+      s.append("\nThe machine's floor: STRONG reads on the healthy cluster, in the same rounds,"
+        + " had a p99 of ").append(iv(p99(healthyB))).append(" ms and a p50 of ")
+        .append(iv(p50(healthyB))).append(" ms; a p99 target below the first is out of this"
+          + " machine's reach whatever the reader does.\n");
+    }
+    s.append("\nEvery fault and mode (95% intervals over rounds):\n\n");
+    s.append("| fault | mode | rounds | reads | p50, ms | p99, ms | RPCs per read | stale answers,"
+      + " share | failed / empty (all rounds) |\n");
+    s.append("|---|---|---:|---:|---|---|---|---|---|\n");
+    for (String fault : LATENCY_FAULTS) {
+      for (String mode : MODES) {
+        List<LatencyRun> r = selectLatency(runs, fault, mode);
+        if (r.isEmpty()) {
+          continue;
+        }
+        s.append("| ").append(latencyFaultName(fault)).append(" | ").append(modeName(mode))
+          .append(" | ").append(r.size()).append(" | ")
+          .append(r.stream().mapToLong(LatencyRun::reads).sum()).append(" | ")
+          .append(iv(p50(r))).append(" | ").append(iv(p99(r))).append(" | ")
+          .append(iv(rpcsPerRead(r))).append(" | ")
+          .append(mode.equals("BASELINE") ? "-" : iv(ForkStats.share(
+            r.stream().mapToLong(LatencyRun::stale).toArray(),
+            r.stream().mapToLong(LatencyRun::reads).toArray())))
+          .append(" | ").append(r.stream().mapToLong(LatencyRun::errors).sum()).append(" / ")
+          .append(r.stream().mapToLong(LatencyRun::empty).sum()).append(" |\n");
+      }
+    }
+    s.append("\nEvery round (p50 / p99 ms; RPCs per read):\n\n");
+    s.append("| fault | mode | each round |\n|---|---|---|\n");
+    for (String fault : LATENCY_FAULTS) {
+      for (String mode : MODES) {
+        List<String> cells = new ArrayList<>();
+        for (LatencyRun x : selectLatency(runs, fault, mode)) {
+          cells.add("r" + x.round() + " " + Compare.sig3(x.p50Ms()) + " / "
+            + Compare.sig3(x.p99Ms()) + "; " + Compare.sig3(x.serverGets()
+              / (double) Math.max(1, x.reads())));
+        }
+        if (!cells.isEmpty()) {
+          s.append("| ").append(latencyFaultName(fault)).append(" | ").append(mode).append(" | ")
+            .append(String.join(", ", cells)).append(" |\n");
+        }
+      }
+    }
+    s.append("\n`raw/scenario/runs.md` is the run's log (every run's line with the load average"
+      + " before and after, and the reader's counters for PATCHED: hedges, budget refusals,"
+      + " demoted reads); `raw/scenario/reads/` has every read.\n");
     return s.toString();
   }
 

@@ -127,6 +127,66 @@ public class ScenarioTest {
     assertFalse(report, report.matches("(?s).*\\[-.*"));
   }
 
+  /**
+   * The latency scenario's rounds as TimelineLatencyScenario writes them: a slow primary the
+   * reader hedges around (p50 ~3 ms at ~1.03 RPCs per read), a paused primary whose p99 sits at
+   * the machine's floor, a healthy cluster where the reader matches STRONG reads.
+   */
+  @Test
+  public void theLatencyReportJudgesEachTargetFromItsInterval() throws Exception {
+    Path root = tmp.getRoot().toPath();
+    Path dir = Scenario.latencyDir(root);
+    Files.createDirectories(dir.resolve("raw/scenario"));
+    StringBuilder tsv = new StringBuilder("fault\tmode\tround\treads\tp50_ms\tp99_ms\tmax_ms"
+      + "\tserver_gets\tstale\terrors\tempty\tload_before\tload_after\n");
+    for (int r = 1; r <= 6; r++) {
+      double j = 1 + 0.02 * r;
+      String[] lines = {
+        "healthy\tBASELINE\t" + r + "\t800\t" + 2 * j + "\t" + 20 * j + "\t40\t800\t0\t0\t0",
+        "healthy\tUPSTREAM\t" + r + "\t800\t" + 2 * j + "\t" + 21 * j + "\t40\t860\t30\t0\t0",
+        "healthy\tPATCHED\t" + r + "\t800\t" + 2 * j + "\t" + 19 * j + "\t40\t" + (810 + r)
+          + "\t5\t0\t0",
+        "pause3pct200ms\tBASELINE\t" + r + "\t800\t" + 2 * j + "\t201\t210\t800\t0\t0\t0",
+        "pause3pct200ms\tUPSTREAM\t" + r + "\t800\t" + 2 * j + "\t" + 12 * j + "\t60\t"
+          + (880 + r) + "\t40\t0\t0",
+        "pause3pct200ms\tPATCHED\t" + r + "\t800\t" + 2 * j + "\t" + 15 * j + "\t60\t"
+          + (830 + r) + "\t30\t0\t0",
+        "slowPrimary20ms\tBASELINE\t" + r + "\t800\t" + 22 * j + "\t30\t40\t800\t0\t0\t0",
+        "slowPrimary20ms\tUPSTREAM\t" + r + "\t800\t" + 16 * j + "\t30\t40\t2300\t700\t0\t0",
+        "slowPrimary20ms\tPATCHED\t" + r + "\t800\t" + 3 * j + "\t9\t40\t" + (820 + r)
+          + "\t790\t0\t0" };
+      for (String l : lines) {
+        tsv.append(l).append("\t1.0\t1.1\n");
+      }
+    }
+    Files.writeString(dir.resolve("raw/scenario/rounds.tsv"), tsv, StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("run.properties"), "command=c\ncommit=abc\nrounds=6\n",
+      StandardCharsets.UTF_8);
+    assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
+      Scenario.LATENCY }, System.out));
+    String report = Files.readString(dir.resolve("report.md"));
+    List<String> targets = report.substring(report.indexOf("| target |"),
+      report.indexOf("The machine's floor")).lines().filter(l -> l.startsWith("| primary ")
+      || l.startsWith("| ... ") || l.startsWith("| healthy: ")).toList();
+    assertEquals(report, 6, targets.size());
+    assertTrue(targets.get(0), targets.get(0).contains("p50 <= 5 ms")
+      && targets.get(0).endsWith("**met** |"));
+    assertTrue(targets.get(1), targets.get(1).contains("RPCs per read")
+      && targets.get(1).endsWith("**met** |"));
+    assertTrue(targets.get(2), targets.get(2).contains("p99 <= 5 ms")
+      && targets.get(2).endsWith("**not met** |"));
+    assertTrue(targets.get(3), targets.get(3).contains("fewer extra RPCs")
+      && targets.get(3).endsWith("**met** |"));
+    assertTrue(targets.get(4), targets.get(4).contains("within 10%")
+      && targets.get(4).endsWith("**met** |"));
+    assertTrue(targets.get(5), targets.get(5).contains("hedge budget")
+      && targets.get(5).endsWith("**met** |"));
+    assertTrue(report, report.contains("The machine's floor"));
+    assertEquals(report, 9, report.lines().filter(l -> l.matches("\\| (healthy primary|primary"
+      + " paused|primary 20 ms).*\\| 6 \\| 4800 \\|.*")).count());
+    assertFalse(report, report.matches("(?s).*\\[-.*"));
+  }
+
   @Test
   public void aRateWithinTheToleranceIsMetOnlyWhenTheWholeIntervalIs() {
     assertEquals("met", Scenario.withinLimit(new ForkStats.Interval(5, 1, 0.99, 1.01)));
@@ -146,6 +206,11 @@ public class ScenarioTest {
       Files.isRegularFile(failover.resolve("report.md")));
     assertEquals(Files.readString(failover.resolve("report.md")), Scenario.failoverReport(
       Scenario.readFailover(failover.resolve("raw")), Scenario.properties(failover)));
+    Path latency = Scenario.latencyDir(root);
+    if (Files.isRegularFile(latency.resolve("report.md"))) {
+      assertEquals(Files.readString(latency.resolve("report.md")), Scenario.latencyReport(
+        Scenario.readLatency(latency.resolve("raw")), Scenario.properties(latency)));
+    }
     Path throttled = Scenario.throttledDir(root);
     if (Files.isRegularFile(throttled.resolve("report.md"))) {
       assertEquals(Files.readString(throttled.resolve("report.md")), Scenario.throttledReport(
