@@ -25,23 +25,30 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import dev.hbasepatches.testkit.Bounded;
 import dev.hbasepatches.testkit.LocalRegion;
 import java.io.IOException;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.IsolationLevel;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.StoreScanner;
 import org.junit.Before;
 import org.junit.Test;
 
 /**
- * Documents upstream behaviour (stock HBase 2.6.1, NONE encoding, no class of this module
+ * Documents upstream behaviour (stock HBase 2.6, NONE encoding, no class of this module
  * loaded): on a family with NEW_VERSION_BEHAVIOR and a ROWCOL bloom, a scan that names a column
  * never returns once one store file holds that column of the row and another file's bloom rules
  * it out. The second file's scanner stands in the heap as a fake "last on row/column" cell;
@@ -51,12 +58,17 @@ import org.junit.Test;
  * {@link RowIndexDifferentialFuzzTest} (seed 18061807358039, table 2: it hung {@code mvn
  * verify}); the fuzzers now skip such reads ({@code RandomFamily.stockLoopsOn}). This test fails
  * once upstream ends the loop. Write-up: PATCH.md, "Upstream".
+ * <p>
+ * No clock is read: the scan runs in the {@link StoreScanner} that {@code HStore.getScanner}
+ * builds for it (same public constructor, scan info, columns and read point), counting the passes
+ * of its {@code next} loop. A scan that ends makes a few passes per stored cell; one that makes
+ * {@value #PASSES_PER_CELL} times as many passes as the store holds cells, reseeking again and
+ * again to the same key, is the loop, and the counter stops it there.
  */
 public class UpstreamNewVersionRowColLoopTest {
 
-  /** A one-row scan that finishes in milliseconds; spinning this long is the loop. */
-  private static final Duration LOOPING = Duration.ofSeconds(3);
-  private static final Duration GENEROUS = Duration.ofSeconds(120);
+  /** Loop passes allowed per stored cell; a scan that ends needs a handful. */
+  private static final int PASSES_PER_CELL = 100;
 
   @Before
   public void stockEncoders() {
@@ -89,31 +101,143 @@ public class UpstreamNewVersionRowColLoopTest {
     return new Scan().addColumn(FAMILY, qualifier(2));
   }
 
+  /** The cells the family's store files hold (the memstore is empty after the flushes). */
+  private static long cellsStored(LocalRegion region) {
+    long cells = 0;
+    for (HStoreFile f : region.store(FAMILY).getStorefiles()) {
+      cells += f.getReader().getEntries();
+    }
+    return cells;
+  }
+
   @Test
   public void stockScanNamingAColumnSpinsWithNewVersionBehaviorAndRowColBloom() throws Exception {
     try (LocalRegion region = twoFiles("nvbloop", true, BloomType.ROWCOL)) {
-      try {
-        List<Cell> cells = Bounded.call("stock NEW_VERSION_BEHAVIOR + ROWCOL scan", LOOPING,
-          () -> region.scanAll(columnTwo()));
-        fail("stock 2.6.1 returned " + cells + ": upstream no longer loops here, update PATCH.md"
-          + " and let the fuzzers read such families with columns again");
-      } catch (Bounded.TimedOut e) {
-        assertTrue(e.getMessage(), e.getMessage().contains("StoreScanner"));
+      long cells = cellsStored(region);
+      assertEquals(2, cells);
+      long bound = PASSES_PER_CELL * cells;
+      try (CountingStoreScanner scanner = CountingStoreScanner.open(region, columnTwo(), bound)) {
+        try {
+          List<Cell> got = scanner.drain();
+          fail("stock HBase returned " + got + " after " + scanner.passes() + " passes and "
+            + scanner.reseeks() + " reseeks: upstream no longer loops here, update PATCH.md and"
+            + " let the fuzzers read such families with columns again");
+        } catch (LoopBound e) {
+          assertTrue(e.getMessage(), scanner.passes() > bound);
+          // Every pass reseeks, and always to the same key: no progress, so it never ends.
+          assertTrue(e.getMessage(), scanner.reseeks() >= bound);
+          assertEquals(e.getMessage(), 1, scanner.reseekKeys().size());
+          assertTrue("stopped inside StoreScanner.next: " + Arrays.toString(e.getStackTrace()),
+            Arrays.stream(e.getStackTrace())
+              .anyMatch(f -> f.getClassName().equals(StoreScanner.class.getName())
+                && f.getMethodName().equals("next")));
+        }
       }
     }
   }
 
-  /** Without either option the same scan returns the one cell at once. */
+  /** Without either option the same scan returns the one cell after a few passes. */
   @Test
   public void withoutNewVersionBehaviorOrWithoutTheRowColBloomTheScanReturns() throws Exception {
     for (boolean nvb : new boolean[] { false, true }) {
       BloomType bloom = nvb ? BloomType.ROW : BloomType.ROWCOL;
+      String what = "nvb=" + nvb + " " + bloom;
       try (LocalRegion region = twoFiles("nvbcontrol" + nvb, nvb, bloom)) {
-        List<Cell> cells = Bounded.call("control nvb=" + nvb + " " + bloom, GENEROUS,
-          () -> region.scanAll(columnTwo()));
-        assertEquals("nvb=" + nvb + " " + bloom + ": " + cells, 1, cells.size());
+        long bound = PASSES_PER_CELL * cellsStored(region);
+        List<Cell> cells;
+        try (CountingStoreScanner scanner =
+          CountingStoreScanner.open(region, columnTwo(), bound)) {
+          cells = scanner.drain();
+          // A few passes per cell (fake cells count too): far below the loop's bound.
+          assertTrue(what + ": " + scanner.passes() + " passes, bound " + bound,
+            scanner.passes() * 10 <= bound);
+        }
+        assertEquals(what + ": " + cells, 1, cells.size());
         assertArrayEquals(v(2), CellUtil.cloneValue(cells.get(0)));
+        // The region's own scan (HStore.getScanner's StoreScanner) returns the same cell.
+        List<Cell> viaRegion = region.scanAll(columnTwo());
+        assertEquals(what + ": " + viaRegion, 1, viaRegion.size());
+        assertEquals(0, CellComparator.getInstance().compare(cells.get(0), viaRegion.get(0)));
+        assertArrayEquals(v(2), CellUtil.cloneValue(viaRegion.get(0)));
       }
+    }
+  }
+
+  /** Thrown from inside {@code StoreScanner.next} once the scan has made too many passes. */
+  private static final class LoopBound extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    LoopBound(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The {@link StoreScanner} {@code HStore.getScanner} makes for a user scan, built the same way,
+   * that counts the passes of its {@code next} loop ({@code checkScanOrder} runs once a pass, on
+   * real and fake cells alike) and its reseeks, and throws {@link LoopBound} on the pass after
+   * {@code bound}.
+   */
+  private static final class CountingStoreScanner extends StoreScanner {
+    private final long bound;
+    private long passes;
+    private long reseeks;
+    private final Set<String> reseekKeys = new LinkedHashSet<>();
+
+    private CountingStoreScanner(HStore store, Scan scan, long readPt, long bound)
+      throws IOException {
+      super(store, store.getScanInfo(), scan, scan.getFamilyMap().get(FAMILY), readPt);
+      this.bound = bound;
+    }
+
+    static CountingStoreScanner open(LocalRegion region, Scan scan, long bound)
+      throws IOException {
+      return new CountingStoreScanner(region.store(FAMILY), scan,
+        region.region().getReadPoint(IsolationLevel.READ_COMMITTED), bound);
+    }
+
+    /** Every cell the scan returns, reading until the scanner has no more. */
+    List<Cell> drain() throws IOException {
+      List<Cell> all = new ArrayList<>();
+      List<Cell> batch = new ArrayList<>();
+      boolean more;
+      do {
+        more = next(batch);
+        all.addAll(batch);
+        batch.clear();
+      } while (more);
+      return all;
+    }
+
+    long passes() {
+      return passes;
+    }
+
+    long reseeks() {
+      return reseeks;
+    }
+
+    /** The distinct keys reseeked to, in first-seen order. */
+    Set<String> reseekKeys() {
+      return reseekKeys;
+    }
+
+    @Override
+    protected void checkScanOrder(Cell prevKV, Cell kv, CellComparator comparator)
+      throws IOException {
+      super.checkScanOrder(prevKV, kv, comparator);
+      if (++passes > bound) {
+        throw new LoopBound(passes + " passes of StoreScanner.next over " + bound / PASSES_PER_CELL
+          + " stored cells (bound " + bound + "), " + reseeks + " reseeks to " + reseekKeys
+          + "; at " + CellUtil.getCellKeyAsString(kv));
+      }
+    }
+
+    @Override
+    public boolean reseek(Cell kv) throws IOException {
+      reseeks++;
+      reseekKeys.add(CellUtil.getCellKeyAsString(kv));
+      return super.reseek(kv);
     }
   }
 }
