@@ -52,7 +52,7 @@ import org.junit.Test;
  * first few: 0 or 1 where the primary holds the 2,000-row flush), and the stock sync client's
  * TIMELINE {@code Table.get} hands such an answer to the application as an empty, stale Result
  * when the secondary wins the race. Found by {@code TimelineLatencyScenario}
- * (results/failover-upstream-empty-reads: 150 and 35 empty results in the UPSTREAM graceful-stop and
+ * (upstream/empty-reads-run: 150 and 35 empty results in the UPSTREAM graceful-stop and
  * abort runs). The test runs the scenario's cycle: a new server started, the replicas moved
  * apart, reads, then a graceful stop of the primary's server, up to {@link #CYCLES} times, until
  * the stock client has returned an empty Result. It is timing-dependent (the scenario saw it in
