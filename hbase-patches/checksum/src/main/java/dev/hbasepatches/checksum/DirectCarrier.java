@@ -114,7 +114,7 @@ final class DirectCarrier {
     ByteBuffer home = null;
     long homeAddress = 0;
     boolean available = false;
-    boolean wanted = enabledByProperty(System.getProperty(ENABLED_PROPERTY));
+    boolean wanted = wanted(System.getProperty(ENABLED_PROPERTY));
     try {
       if (!wanted) {
         throw new IllegalStateException(ENABLED_PROPERTY + "=false");
@@ -160,6 +160,21 @@ final class DirectCarrier {
   private DirectCarrier() {
     carrier = HOME.duplicate();
     park();
+  }
+
+  /**
+   * Whether the carrier is wanted: {@link #enabledByProperty}, except that a value that is not a
+   * boolean turns it off with an ERROR naming the property and the value (the duplicates path
+   * reads the same bytes), so a typo in a JVM flag never fails this class's initialisation.
+   */
+  static boolean wanted(String value) {
+    try {
+      return enabledByProperty(value);
+    } catch (IllegalArgumentException e) {
+      LOG.error("{}; the direct-buffer carrier is off, direct segments are read through"
+        + " duplicates", e.getMessage());
+      return false;
+    }
   }
 
   /**

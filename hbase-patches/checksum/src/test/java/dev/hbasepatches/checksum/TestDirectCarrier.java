@@ -90,6 +90,40 @@ public class TestDirectCarrier {
     assertTrue(e.getMessage(), e.getMessage().contains(DirectCarrier.ENABLED_PROPERTY));
   }
 
+  /**
+   * A JVM started with a value of the switch that is not a boolean still loads the class (the
+   * carrier off, an ERROR naming the property): before, the parse failed the class's static
+   * initialiser and every later use met NoClassDefFoundError. Loaded afresh in a class loader of
+   * its own, with the property set to "yes".
+   */
+  @Test
+  public void aSwitchThatIsNotABooleanTurnsTheCarrierOffInsteadOfFailingTheClass()
+    throws Exception {
+    java.net.URL classes =
+      DirectCarrier.class.getProtectionDomain().getCodeSource().getLocation();
+    java.net.URL slf4j =
+      org.slf4j.LoggerFactory.class.getProtectionDomain().getCodeSource().getLocation();
+    String before = System.getProperty(DirectCarrier.ENABLED_PROPERTY);
+    System.setProperty(DirectCarrier.ENABLED_PROPERTY, "yes");
+    try (java.net.URLClassLoader own = new java.net.URLClassLoader(
+      new java.net.URL[] { classes, slf4j }, ClassLoader.getPlatformClassLoader())) {
+      Class<?> fresh = Class.forName(DirectCarrier.class.getName(), true, own);
+      assertNotEquals(DirectCarrier.class, fresh);
+      java.lang.reflect.Method available = fresh.getDeclaredMethod("available");
+      available.setAccessible(true);
+      assertFalse((Boolean) available.invoke(null));
+    } finally {
+      if (before == null) {
+        System.clearProperty(DirectCarrier.ENABLED_PROPERTY);
+      } else {
+        System.setProperty(DirectCarrier.ENABLED_PROPERTY, before);
+      }
+    }
+    assertFalse(DirectCarrier.wanted("yes"));
+    assertTrue(DirectCarrier.wanted(null));
+    assertFalse(DirectCarrier.wanted("false"));
+  }
+
   @Test
   public void addressOnlyForDirectBuffers() {
     onlyWith(false);

@@ -165,4 +165,41 @@ public class OffHeapExtremeSettingsTest {
     assertTrue(tiny.invariantViolations(true).isEmpty());
     tiny.shutdown();
   }
+
+  /**
+   * The guard names every switch a RegionServer needs for the cache, one missing at a time: the
+   * external-L2 switch, the external class, the L1 policy and a block cache at all.
+   */
+  @Test
+  public void theGuardNamesEachMissingSwitch() {
+    String[][] wrong = { { "hbase.blockcache.use.external", "false" },
+      { "hbase.blockcache.external.class", "org.example.OtherCache" },
+      { "hfile.block.cache.policy", "LRU" } };
+    for (String[] kv : wrong) {
+      Configuration c = new Configuration(false);
+      for (String[] ok : OffHeapMiniClusterTest.KEYS) {
+        c.set(ok[0], ok[1]);
+      }
+      c.set(SIZE, "16m");
+      c.set(kv[0], kv[1]);
+      try {
+        OffHeapCacheGuard.check(c, null);
+        fail("the guard accepted " + kv[0] + "=" + kv[1]);
+      } catch (IllegalStateException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains(kv[0]));
+        assertTrue(e.getMessage(), kv[1].equals("false") || e.getMessage().contains(kv[1]));
+      }
+    }
+    Configuration c = new Configuration(false);
+    for (String[] ok : OffHeapMiniClusterTest.KEYS) {
+      c.set(ok[0], ok[1]);
+    }
+    c.set(SIZE, "16m");
+    try {
+      OffHeapCacheGuard.check(c, null);
+      fail("the guard accepted a RegionServer without a block cache");
+    } catch (IllegalStateException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("hfile.block.cache.size"));
+    }
+  }
 }

@@ -77,7 +77,14 @@ final class DefaultUserLimits {
    *           limiters cannot hold
    */
   static DefaultUserLimits from(Configuration conf, QuotaBook.LimitFactory factory) {
-    int max = conf.getInt(MAX_USERS_KEY, DEFAULT_MAX_USERS);
+    String raw = conf.getTrimmed(MAX_USERS_KEY);
+    int max;
+    try {
+      max = raw == null || raw.isEmpty() ? DEFAULT_MAX_USERS : Integer.parseInt(raw);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(MAX_USERS_KEY + " must be a whole number of users"
+        + " (at least 1, at most " + Integer.MAX_VALUE + "), got '" + raw + "'");
+    }
     if (max < 1) {
       throw new IllegalArgumentException(MAX_USERS_KEY + " must be at least 1, got " + max);
     }

@@ -99,6 +99,23 @@ public class DefaultUserLimitsTest {
     }
   }
 
+  /** A bound that is not a number names the key and the value (it was Hadoop's bare error). */
+  @Test
+  public void aBoundThatIsNotANumberIsRefusedNamingKeyAndValue() {
+    for (String bad : new String[] { "abc", "1e3", "2147483648" }) {
+      Configuration conf = new Configuration(false);
+      conf.setLong(QuotaUtil.QUOTA_DEFAULT_USER_MACHINE_READ_NUM, 50);
+      conf.set(DefaultUserLimits.MAX_USERS_KEY, bad);
+      try {
+        DefaultUserLimits.from(conf, FACTORY);
+        fail("a bound of " + bad + " was accepted");
+      } catch (IllegalArgumentException e) {
+        assertTrue(e.getMessage(), e.getMessage().contains(DefaultUserLimits.MAX_USERS_KEY)
+          && e.getMessage().contains("'" + bad + "'"));
+      }
+    }
+  }
+
   private static final QuotaBook.LimitFactory REAL =
     (units, period) -> new SmoothRateLimit(units, period, Ticker.SYSTEM);
 

@@ -102,4 +102,17 @@ public class QuotaModeTest {
     off.set(QuotaUtil.READ_CAPACITY_UNIT_CONF_KEY, "0");
     assertSame(off, ThrottlingRegionServer.checkedBeforeStart(off));
   }
+
+  /** A mode that is not one stops the RegionServer at start, quotas on or off, naming it. */
+  @Test
+  public void aBadModeStopsTheServerNamingKeyAndValue() throws Exception {
+    for (boolean quotas : new boolean[] { true, false }) {
+      Configuration conf = HBaseConfiguration.create();
+      conf.setBoolean(QuotaUtil.QUOTA_CONF_KEY, quotas);
+      conf.set(QuotaMode.MODE_KEY, "fastest");
+      String m = startFailure(conf);
+      assertTrue(m, m.contains(QuotaMode.MODE_KEY) && m.contains("'fastest'")
+        && m.contains("PATCHED"));
+    }
+  }
 }
