@@ -90,10 +90,19 @@ public final class Scenario {
   private Scenario() {
   }
 
+  /** One value-bearing run of a scenario: its round, fault (or "") and mode. */
+  interface RoundRun {
+    int round();
+
+    String fault();
+
+    String mode();
+  }
+
   /** One mode's row of one run's {@code replicaFailover.csv}. */
   record ModeRun(int round, String fault, String mode, long reads, long failed, long empty,
     long stale, double maxAfterFaultMs, double p99AfterFaultMs, long readsAfterFault,
-    long withinAfterFault) {
+    long withinAfterFault) implements RoundRun {
   }
 
   public static void main(String[] args) {
@@ -368,9 +377,24 @@ public final class Scenario {
     return out;
   }
 
-  private static List<ModeRun> select(List<ModeRun> runs, String fault, String mode) {
+  /** The runs of one fault and mode, in round order. */
+  static <T extends RoundRun> List<T> select(List<T> runs, String fault, String mode) {
     return runs.stream().filter(r -> r.fault().equals(fault) && r.mode().equals(mode))
       .sorted((a, b) -> Integer.compare(a.round(), b.round())).toList();
+  }
+
+  /** The same round's values of modes {@code a} and {@code b} under one fault, a / b per round. */
+  static <T extends RoundRun> double[] pairedByRound(List<T> runs, String fault, String a,
+    String b, java.util.function.ToDoubleFunction<T> value) {
+    List<Double> out = new ArrayList<>();
+    for (T x : select(runs, fault, a)) {
+      for (T y : select(runs, fault, b)) {
+        if (x.round() == y.round()) {
+          out.add(value.applyAsDouble(x) / value.applyAsDouble(y));
+        }
+      }
+    }
+    return out.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   private static String iv(ForkStats.Interval i) {
@@ -457,21 +481,12 @@ public final class Scenario {
     for (String fault : FAULTS) {
       for (String[] pair : new String[][] { { "PATCHED", "UPSTREAM" },
         { "PATCHED", "BASELINE" } }) {
-        List<ModeRun> b = select(runs, fault, pair[0]);
-        List<ModeRun> a = select(runs, fault, pair[1]);
-        List<Double> ratios = new ArrayList<>();
-        for (ModeRun x : b) {
-          for (ModeRun y : a) {
-            if (x.round() == y.round()) {
-              ratios.add(y.maxAfterFaultMs() / x.maxAfterFaultMs());
-            }
-          }
-        }
-        if (ratios.isEmpty()) {
+        double[] ratios = pairedByRound(runs, fault, pair[0], pair[1],
+          x -> 1 / x.maxAfterFaultMs());
+        if (ratios.length == 0) {
           continue;
         }
-        ForkStats.Interval i = ForkStats.pairedRatio(
-          ratios.stream().mapToDouble(Double::doubleValue).toArray());
+        ForkStats.Interval i = ForkStats.pairedRatio(ratios);
         String verdict = i.low() > 1 ? pair[0] + " faster" : i.high() < 1 ? pair[1] + " faster"
           : "no difference shown";
         s.append("| ").append(faultName(fault)).append(" | ").append(pair[0]).append(" against ")
@@ -510,7 +525,12 @@ public final class Scenario {
 
   /** One mode's run of hbase-perf's throttledUsers: both users' rows. */
   record ThrottledRun(int round, String mode, double throttledPerSecond, double freePerSecond,
-    long refused, long failed, long wrong) {
+    long refused, long failed, long wrong) implements RoundRun {
+
+    @Override
+    public String fault() {
+      return "";
+    }
   }
 
   static Path throttledDir(Path root) {
@@ -577,11 +597,6 @@ public final class Scenario {
     return out;
   }
 
-  private static List<ThrottledRun> selectThrottled(List<ThrottledRun> runs, String mode) {
-    return runs.stream().filter(r -> r.mode().equals(mode))
-      .sorted((a, b) -> Integer.compare(a.round(), b.round())).toList();
-  }
-
   /** Within the tolerance of the limit: met when the whole interval is, not met when none is. */
   static String withinLimit(ForkStats.Interval i) {
     double lo = 1 - LIMIT_TOLERANCE;
@@ -617,7 +632,7 @@ public final class Scenario {
         + " refused (all rounds) | failed / wrong (all rounds) |\n");
     s.append("|---|---:|---|---|---|---:|---|\n");
     for (String mode : new String[] { "UPSTREAM", "PATCHED" }) {
-      List<ThrottledRun> r = selectThrottled(runs, mode);
+      List<ThrottledRun> r = select(runs, "", mode);
       if (r.isEmpty()) {
         continue;
       }
@@ -632,20 +647,12 @@ public final class Scenario {
         .append(" | ").append(r.stream().mapToLong(ThrottledRun::failed).sum()).append(" / ")
         .append(r.stream().mapToLong(ThrottledRun::wrong).sum()).append(" |\n");
     }
-    List<ThrottledRun> p = selectThrottled(runs, "PATCHED");
-    List<ThrottledRun> u = selectThrottled(runs, "UPSTREAM");
-    List<double[]> pairs = new ArrayList<>();
-    for (ThrottledRun x : p) {
-      for (ThrottledRun y : u) {
-        if (x.round() == y.round()) {
-          pairs.add(new double[] { x.throttledPerSecond() / y.throttledPerSecond(),
-            x.freePerSecond() / y.freePerSecond() });
-        }
-      }
-    }
-    if (!pairs.isEmpty()) {
-      ForkStats.Interval a = ForkStats.pairedRatio(pairs.stream().mapToDouble(x -> x[0]).toArray());
-      ForkStats.Interval f = ForkStats.pairedRatio(pairs.stream().mapToDouble(x -> x[1]).toArray());
+    double[] admittedRatios =
+      pairedByRound(runs, "", "PATCHED", "UPSTREAM", ThrottledRun::throttledPerSecond);
+    if (admittedRatios.length > 0) {
+      ForkStats.Interval a = ForkStats.pairedRatio(admittedRatios);
+      ForkStats.Interval f = ForkStats.pairedRatio(
+        pairedByRound(runs, "", "PATCHED", "UPSTREAM", ThrottledRun::freePerSecond));
       s.append("\nPaired by round, PATCHED / UPSTREAM: the throttled user's admitted rate ")
         .append(iv(a)).append(", the free user's reads/s ").append(iv(f))
         .append(" (the free user's rate follows the shared machine's load; it shows that the"
@@ -655,7 +662,7 @@ public final class Scenario {
     s.append("| mode | each round |\n|---|---|\n");
     for (String mode : new String[] { "UPSTREAM", "PATCHED" }) {
       List<String> cells = new ArrayList<>();
-      for (ThrottledRun x : selectThrottled(runs, mode)) {
+      for (ThrottledRun x : select(runs, "", mode)) {
         cells.add("r" + x.round() + " " + Compare.sig3(x.throttledPerSecond()) + "; "
           + Compare.sig3(x.freePerSecond()));
       }
@@ -682,7 +689,7 @@ public final class Scenario {
 
   /** One run (a fault, a mode, a round) of the latency scenario: its line of rounds.tsv. */
   record LatencyRun(String fault, String mode, int round, long reads, double p50Ms, double p99Ms,
-    double maxMs, long serverGets, long stale, long errors, long empty) {
+    double maxMs, long serverGets, long stale, long errors, long empty) implements RoundRun {
 
     /** RPCs the servers answered beyond one per read (never below zero). */
     long extra() {
@@ -739,12 +746,6 @@ public final class Scenario {
     return out;
   }
 
-  private static List<LatencyRun> selectLatency(List<LatencyRun> runs, String fault,
-    String mode) {
-    return runs.stream().filter(r -> r.fault().equals(fault) && r.mode().equals(mode))
-      .sorted((a, b) -> Integer.compare(a.round(), b.round())).toList();
-  }
-
   private static String latencyFaultName(String fault) {
     return switch (fault) {
       case "healthy" -> "healthy primary";
@@ -752,20 +753,6 @@ public final class Scenario {
       case "slowPrimary20ms" -> "primary 20 ms slow on every read";
       default -> fault;
     };
-  }
-
-  /** The same round's values of two modes under one fault, as {@code a / b} per round. */
-  private static double[] pairedByRound(List<LatencyRun> runs, String fault, String a, String b,
-    java.util.function.ToDoubleFunction<LatencyRun> value) {
-    List<Double> out = new ArrayList<>();
-    for (LatencyRun x : selectLatency(runs, fault, a)) {
-      for (LatencyRun y : selectLatency(runs, fault, b)) {
-        if (x.round() == y.round()) {
-          out.add(value.applyAsDouble(x) / value.applyAsDouble(y));
-        }
-      }
-    }
-    return out.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   private static ForkStats.Interval p50(List<LatencyRun> r) {
@@ -805,27 +792,27 @@ public final class Scenario {
       + " every round's counts (log scale), paired ratios by round on the log scale (above 1:"
       + " PATCHED better). A verdict comes only from where the interval lies against the"
       + " target.\n\n");
-    List<LatencyRun> slowP = selectLatency(runs, "slowPrimary20ms", "PATCHED");
-    List<LatencyRun> pausedP = selectLatency(runs, "pause3pct200ms", "PATCHED");
-    List<LatencyRun> healthyP = selectLatency(runs, "healthy", "PATCHED");
-    List<LatencyRun> healthyB = selectLatency(runs, "healthy", "BASELINE");
+    List<LatencyRun> slowP = select(runs, "slowPrimary20ms", "PATCHED");
+    List<LatencyRun> pausedP = select(runs, "pause3pct200ms", "PATCHED");
+    List<LatencyRun> healthyP = select(runs, "healthy", "PATCHED");
+    List<LatencyRun> healthyB = select(runs, "healthy", "BASELINE");
     s.append("| target | PATCHED | UPSTREAM, same rounds | verdict |\n|---|---|---|---|\n");
     if (!slowP.isEmpty()) {
       ForkStats.Interval p = p50(slowP);
       s.append("| primary 20 ms slow: p50 <= ").append((int) LATENCY_TARGET_MS).append(" ms | ")
         .append(iv(p)).append(" ms | ")
-        .append(iv(p50(selectLatency(runs, "slowPrimary20ms", "UPSTREAM")))).append(" ms | **")
+        .append(iv(p50(select(runs, "slowPrimary20ms", "UPSTREAM")))).append(" ms | **")
         .append(p.atMost(LATENCY_TARGET_MS)).append("** |\n");
       ForkStats.Interval r = rpcsPerRead(slowP);
       s.append("| ... at <= ").append(RPCS_PER_READ).append(" RPCs per read | ").append(iv(r))
-        .append(" | ").append(iv(rpcsPerRead(selectLatency(runs, "slowPrimary20ms",
+        .append(" | ").append(iv(rpcsPerRead(select(runs, "slowPrimary20ms",
           "UPSTREAM")))).append(" | **").append(r.atMost(RPCS_PER_READ)).append("** |\n");
     }
     if (!pausedP.isEmpty()) {
       ForkStats.Interval p = p99(pausedP);
       s.append("| primary paused on 3% of reads: p99 <= ").append((int) LATENCY_TARGET_MS)
         .append(" ms | ").append(iv(p)).append(" ms | ")
-        .append(iv(p99(selectLatency(runs, "pause3pct200ms", "UPSTREAM")))).append(" ms | **")
+        .append(iv(p99(select(runs, "pause3pct200ms", "UPSTREAM")))).append(" ms | **")
         .append(p.atMost(LATENCY_TARGET_MS)).append("** |\n");
       double[] ratios = pairedByRound(runs, "pause3pct200ms", "UPSTREAM", "PATCHED",
         x -> x.extra() / (double) Math.max(1, x.reads()));
@@ -833,7 +820,7 @@ public final class Scenario {
       ForkStats.Interval e = defined ? ForkStats.pairedRatio(ratios) : null;
       s.append("| ... with fewer extra RPCs than UPSTREAM (UPSTREAM / PATCHED extra RPCs per"
         + " read, paired by round) | ").append(iv(extraPerRead(pausedP))).append(" per read | ")
-        .append(iv(extraPerRead(selectLatency(runs, "pause3pct200ms", "UPSTREAM"))))
+        .append(iv(extraPerRead(select(runs, "pause3pct200ms", "UPSTREAM"))))
         .append(" per read | ").append(e == null ? "- (a round without extra RPCs)"
           : iv(e) + ": **" + e.against(1) + "**").append(" |\n");
     }
@@ -843,12 +830,12 @@ public final class Scenario {
       s.append("| healthy: p99 within ").append((int) Math.round(HEALTHY_MARGIN * 100))
         .append("% of STRONG reads' (BASELINE / PATCHED p99, paired by round; at least ")
         .append(1 - HEALTHY_MARGIN).append(") | ").append(iv(p99(healthyP))).append(" ms | ")
-        .append(iv(p99(selectLatency(runs, "healthy", "UPSTREAM")))).append(" ms | ")
+        .append(iv(p99(select(runs, "healthy", "UPSTREAM")))).append(" ms | ")
         .append(iv(q)).append(": **").append(q.against(1 - HEALTHY_MARGIN)).append("** |\n");
       ForkStats.Interval e = extraPerRead(healthyP);
       s.append("| healthy: extra RPCs per read within the hedge budget (").append(BUDGET)
         .append(", its burst not counted) | ").append(iv(e)).append(" | ")
-        .append(iv(extraPerRead(selectLatency(runs, "healthy", "UPSTREAM")))).append(" | **")
+        .append(iv(extraPerRead(select(runs, "healthy", "UPSTREAM")))).append(" | **")
         .append(e.atMost(BUDGET)).append("** |\n");
       s.append("\nThe machine's floor: STRONG reads on the healthy cluster, in the same rounds,"
         + " had a p99 of ").append(iv(p99(healthyB))).append(" ms and a p50 of ")
@@ -861,7 +848,7 @@ public final class Scenario {
     s.append("|---|---|---:|---:|---|---|---|---|---|\n");
     for (String fault : LATENCY_FAULTS) {
       for (String mode : MODES) {
-        List<LatencyRun> r = selectLatency(runs, fault, mode);
+        List<LatencyRun> r = select(runs, fault, mode);
         if (r.isEmpty()) {
           continue;
         }
@@ -882,7 +869,7 @@ public final class Scenario {
     for (String fault : LATENCY_FAULTS) {
       for (String mode : MODES) {
         List<String> cells = new ArrayList<>();
-        for (LatencyRun x : selectLatency(runs, fault, mode)) {
+        for (LatencyRun x : select(runs, fault, mode)) {
           cells.add("r" + x.round() + " " + Compare.sig3(x.p50Ms()) + " / "
             + Compare.sig3(x.p99Ms()) + "; " + Compare.sig3(x.serverGets()
               / (double) Math.max(1, x.reads())));
