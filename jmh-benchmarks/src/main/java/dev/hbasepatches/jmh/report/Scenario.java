@@ -158,6 +158,7 @@ public final class Scenario {
     if (FAILOVER.equals(scenario)) {
       Path dir = failoverDir(root);
       if (!reportOnly) {
+        checkJars(root, "timeline-reads");
         runRounds(root, "timeline-reads", dir, FAILOVER, rounds, Scenario::failoverRuns,
           System.err);
       }
@@ -167,6 +168,7 @@ public final class Scenario {
     } else if (THROTTLED.equals(scenario)) {
       Path dir = throttledDir(root);
       if (!reportOnly) {
+        checkJars(root, "quotas");
         runRounds(root, "quotas", dir, THROTTLED, rounds, Scenario::throttledRuns, System.err);
       }
       Files.writeString(dir.resolve("report.md"),
@@ -245,9 +247,6 @@ public final class Scenario {
     RoundPlan plan, PrintStream log) throws IOException, InterruptedException, BadInputException {
     Path moduleSrc = root.resolve("hbase-patches/" + change + "/src/main");
     Path perfSrc = root.resolve("hbase-perf/src/main");
-    if (!LATENCY.equals(scenario)) { // the latency scenario builds what it runs
-      checkJars(root, change, moduleSrc, perfSrc);
-    }
     Path raw = out.resolve("raw");
     deleteTree(raw);
     Files.createDirectories(raw);
@@ -300,8 +299,9 @@ public final class Scenario {
   }
 
   /** hbase-perf's jar and the module's, each there and newer than its sources. */
-  private static void checkJars(Path root, String change, Path moduleSrc, Path perfSrc)
-    throws IOException, BadInputException {
+  private static void checkJars(Path root, String change) throws IOException, BadInputException {
+    Path moduleSrc = root.resolve("hbase-patches/" + change + "/src/main");
+    Path perfSrc = root.resolve("hbase-perf/src/main");
     String build = "mvn -B package -DskipTests -pl hbase-perf,hbase-patches/" + change + " -am";
     Path perfJar = root.resolve("hbase-perf/target/hbase-perf.jar");
     if (!Files.isRegularFile(perfJar)) {
@@ -349,29 +349,48 @@ public final class Scenario {
     return out;
   }
 
+  /** A run's CSV or TSV output: its header and its rows, split on {@code sep}. */
+  record Table(List<String> header, List<String[]> rows) {
+
+    /** Reads {@code file}, refusing it, with the column named, when a required one is missing. */
+    static Table read(Path file, String sep, String... required)
+      throws IOException, BadInputException {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      List<String> header = List.of(lines.get(0).split(sep));
+      for (String name : required) {
+        if (!header.contains(name)) {
+          throw new BadInputException(file + ": no column '" + name + "' (written by an older"
+            + " version of the tool?)");
+        }
+      }
+      List<String[]> rows = new ArrayList<>();
+      for (String line : lines.subList(1, lines.size())) {
+        rows.add(line.split(sep));
+      }
+      return new Table(header, rows);
+    }
+
+    int col(String name) {
+      return header.indexOf(name);
+    }
+  }
+
   /** Every mode row of every run under {@code raw/r<N>-<fault>/replicaFailover.csv}. */
   static List<ModeRun> readFailover(Path raw) throws IOException, BadInputException {
     List<ModeRun> out = new ArrayList<>();
     for (Map.Entry<Path, Matcher> run : runFolders(raw, "abort|stop").entrySet()) {
       Path dir = run.getKey();
       Matcher m = run.getValue();
-      Path csv = dir.resolve("replicaFailover.csv");
-      List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-      List<String> header = List.of(lines.get(0).split(","));
-      int readsAfter = header.indexOf("reads after fault");
-      int withinAfter = header.indexOf("within 50 ms after fault (reads)");
-      if (readsAfter < 0 || withinAfter < 0) {
-        throw new BadInputException(csv + ": no counts after the fault (an hbase-perf older than"
-          + " its 'reads after fault' column)");
-      }
-      for (String line : lines.subList(1, lines.size())) {
-        String[] c = line.split(",");
+      Table t = Table.read(dir.resolve("replicaFailover.csv"), ",", "reads after fault",
+        "within 50 ms after fault (reads)", "max after fault ms", "p99 after fault ms");
+      for (String[] c : t.rows()) {
         String mode = c[0].split(" ")[0];
         out.add(new ModeRun(Integer.parseInt(m.group(1)), m.group(2), mode, Long.parseLong(c[1]),
           Long.parseLong(c[2]), Long.parseLong(c[3]), Long.parseLong(c[4]),
-          Double.parseDouble(c[header.indexOf("max after fault ms")]),
-          Double.parseDouble(c[header.indexOf("p99 after fault ms")]),
-          Long.parseLong(c[readsAfter]), Long.parseLong(c[withinAfter])));
+          Double.parseDouble(c[t.col("max after fault ms")]),
+          Double.parseDouble(c[t.col("p99 after fault ms")]),
+          Long.parseLong(c[t.col("reads after fault")]),
+          Long.parseLong(c[t.col("within 50 ms after fault (reads)")])));
       }
     }
     return out;
@@ -561,23 +580,18 @@ public final class Scenario {
     for (Map.Entry<Path, Matcher> run : runFolders(raw, "patched|upstream").entrySet()) {
       Path dir = run.getKey();
       Matcher m = run.getValue();
-      Path csv = dir.resolve("throttledUsers.csv");
-      List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-      List<String> header = List.of(lines.get(0).split(","));
-      int perSecond = header.indexOf("admitted/s");
-      int refused = header.indexOf("refused");
-      int failed = header.indexOf("failed");
-      int wrong = header.indexOf("wrong");
-      if (perSecond < 0 || refused < 0 || failed < 0 || wrong < 0) {
-        throw new BadInputException(csv + ": no admitted/s, refused, failed or wrong column");
-      }
+      Table t = Table.read(dir.resolve("throttledUsers.csv"), ",", "admitted/s", "refused",
+        "failed", "wrong");
+      int perSecond = t.col("admitted/s");
+      int refused = t.col("refused");
+      int failed = t.col("failed");
+      int wrong = t.col("wrong");
       double throttled = Double.NaN;
       double free = Double.NaN;
       long refusedSum = 0;
       long failedSum = 0;
       long wrongSum = 0;
-      for (String line : lines.subList(1, lines.size())) {
-        String[] c = line.split(",");
+      for (String[] c : t.rows()) {
         if (c[0].equals("perf_throttled")) {
           throttled = Double.parseDouble(c[perSecond]);
         } else if (c[0].equals("perf_free")) {
@@ -588,7 +602,8 @@ public final class Scenario {
         wrongSum += Long.parseLong(c[wrong]);
       }
       if (Double.isNaN(throttled) || Double.isNaN(free)) {
-        throw new BadInputException(csv + ": no perf_throttled or perf_free row");
+        throw new BadInputException(dir.resolve("throttledUsers.csv") + ": no perf_throttled or"
+          + " perf_free row");
       }
       out.add(new ThrottledRun(Integer.parseInt(m.group(1)),
         m.group(2).toUpperCase(Locale.ROOT), throttled, free, refusedSum, failedSum,
@@ -724,24 +739,16 @@ public final class Scenario {
       throw new BadInputException("no " + tsv + " (the scenario did not finish, or an older"
         + " TimelineLatencyScenario without it)");
     }
-    List<String> lines = Files.readAllLines(tsv, StandardCharsets.UTF_8);
-    List<String> h = List.of(lines.get(0).split("\t"));
-    String[] need = { "fault", "mode", "round", "reads", "p50_ms", "p99_ms", "max_ms",
-      "server_gets", "stale", "errors", "empty" };
-    for (String n : need) {
-      if (!h.contains(n)) {
-        throw new BadInputException(tsv + ": no column " + n);
-      }
-    }
+    Table t = Table.read(tsv, "\t", "fault", "mode", "round", "reads", "p50_ms", "p99_ms",
+      "max_ms", "server_gets", "stale", "errors", "empty");
     List<LatencyRun> out = new ArrayList<>();
-    for (String line : lines.subList(1, lines.size())) {
-      String[] c = line.split("\t");
-      out.add(new LatencyRun(c[h.indexOf("fault")], c[h.indexOf("mode")],
-        Integer.parseInt(c[h.indexOf("round")]), Long.parseLong(c[h.indexOf("reads")]),
-        Double.parseDouble(c[h.indexOf("p50_ms")]), Double.parseDouble(c[h.indexOf("p99_ms")]),
-        Double.parseDouble(c[h.indexOf("max_ms")]), Long.parseLong(c[h.indexOf("server_gets")]),
-        Long.parseLong(c[h.indexOf("stale")]), Long.parseLong(c[h.indexOf("errors")]),
-        Long.parseLong(c[h.indexOf("empty")])));
+    for (String[] c : t.rows()) {
+      out.add(new LatencyRun(c[t.col("fault")], c[t.col("mode")],
+        Integer.parseInt(c[t.col("round")]), Long.parseLong(c[t.col("reads")]),
+        Double.parseDouble(c[t.col("p50_ms")]), Double.parseDouble(c[t.col("p99_ms")]),
+        Double.parseDouble(c[t.col("max_ms")]), Long.parseLong(c[t.col("server_gets")]),
+        Long.parseLong(c[t.col("stale")]), Long.parseLong(c[t.col("errors")]),
+        Long.parseLong(c[t.col("empty")])));
     }
     return out;
   }
