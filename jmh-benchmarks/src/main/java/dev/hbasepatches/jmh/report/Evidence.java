@@ -253,6 +253,14 @@ public final class Evidence {
     return new ArrayList<>(out);
   }
 
+  /**
+   * Modules whose code a change's benchmarks also run: the checksum overlay's PATCHED side
+   * verifies through the checksum module's {@code BlockChecksummer}. Their {@code src/main}
+   * hashes are recorded with the run ({@code uses.MODULE.src.sha}) and checked for staleness
+   * like the change's own.
+   */
+  static final Map<String, List<String>> USES = Map.of("checksum-overlay", List.of("checksum"));
+
   /** Where a change's module lives under the project root. */
   static Path moduleDir(Path root, String change) {
     Path phoenix = root.resolve("phoenix-patches").resolve(change);
@@ -492,6 +500,10 @@ public final class Evidence {
     run.setProperty("commit", git(root, "rev-parse", "--short=12", "HEAD")
       + (dirty.isEmpty() ? "" : " (with uncommitted changes)"));
     run.setProperty("module.src.sha", treeSha(moduleDir(root, change).resolve("src/main")));
+    for (String used : USES.getOrDefault(change, List.of())) {
+      run.setProperty("uses." + used + ".src.sha",
+        treeSha(moduleDir(root, used).resolve("src/main")));
+    }
     run.setProperty("benchmarks.src.sha", treeSha(root.resolve("jmh-benchmarks/src/main")));
     if (rows.stream().anyMatch(Evidence::runsSeries)) {
       run.setProperty("series.sha", SeriesSha.of(seriesDir(root, change)));
@@ -636,9 +648,14 @@ public final class Evidence {
     md.append(seriesSection(outcomes, results));
     md.append(allocationSection(outcomes, results));
     md.append("## Run\n\n");
-    for (String key : new String[] {"commit", "module.src.sha", "benchmarks.src.sha", "hbase",
+    List<String> keys = new ArrayList<>(List.of("commit", "module.src.sha"));
+    for (String used : USES.getOrDefault(change, List.of())) {
+      keys.add("uses." + used + ".src.sha");
+    }
+    keys.addAll(List.of("benchmarks.src.sha", "hbase",
       "phoenix", "forks", "machine", "java", "start.utc", "start.loadavg", "end.utc",
-      "end.loadavg", "seconds"}) {
+      "end.loadavg", "seconds"));
+    for (String key : keys) {
       if (run.getProperty(key) != null) {
         md.append("- ").append(key).append(": ").append(run.getProperty(key)).append('\n');
       }
@@ -819,11 +836,26 @@ public final class Evidence {
     if (recorded == null
       || !recorded.equals(treeSha(moduleDir(root, change).resolve("src/main")))) {
       staleWhy = "the module's code changed since";
+    } else if (usedModuleChanged(root, change, run) != null) {
+      staleWhy = "the " + usedModuleChanged(root, change, run) + " module's code changed since";
     } else if (run.getProperty("series.sha") != null
       && !run.getProperty("series.sha").equals(SeriesSha.of(seriesDir(root, change)))) {
       staleWhy = "the upstream series changed since";
     }
     return new Current(change, rows, outcomes, run, staleWhy);
+  }
+
+  /** The first module in {@link #USES} whose code differs from the run's record, or null. */
+  private static String usedModuleChanged(Path root, String change, Properties run)
+    throws IOException {
+    for (String used : USES.getOrDefault(change, List.of())) {
+      String recorded = run.getProperty("uses." + used + ".src.sha");
+      if (recorded == null
+        || !recorded.equals(treeSha(moduleDir(root, used).resolve("src/main")))) {
+        return used;
+      }
+    }
+    return null;
   }
 
   /** The lines the README shows between its evidence markers: one row per change. */

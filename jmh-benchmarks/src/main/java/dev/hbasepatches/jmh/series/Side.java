@@ -32,7 +32,8 @@ import java.util.function.LongSupplier;
 /**
  * One side of a comparison, in a class loader of its own ({@link SideLoader}): UPSTREAM (the
  * release as shipped), SERIES (the release with the change's upstream series in front and the
- * series' key on), PATCHED or BASELINE (this project's module in that mode, on the release). The
+ * series' key on), PATCHED or BASELINE (this project's module in that mode, on the release; for
+ * checksum, PATCHED is the release with the module's overlay jar in front). The
  * workload is built inside the loader by {@code Workloads} and reached through JDK types only.
  * <p>
  * Opening checks what the side claims: in SERIES every class of the series jar resolves from the
@@ -77,9 +78,14 @@ public final class Side implements AutoCloseable {
     try {
       // Never closed: Hadoop registers JVM shutdown hooks from classes in it.
       List<String> seriesClasses = SideLoader.seriesClasses(change, dir);
-      URLClassLoader loader = SideLoader.loader(change, series, dir);
+      boolean overlay = change.equals("checksum") && name.equals("PATCHED");
+      URLClassLoader loader = overlay ? SideLoader.withChecksumOverlay(dir)
+        : SideLoader.loader(change, series, dir);
       me.setContextClassLoader(loader);
       checkSource(change, name, loader, seriesClasses);
+      if (change.equals("checksum")) {
+        checkOverlay(name, loader);
+      }
       workload = loader.loadClass("dev.hbasepatches.jmh.series.Workloads")
         .getMethod("open", String.class, String.class, String.class, String.class)
         .invoke(null, change, name, caseSpec, dir.toString());
@@ -137,6 +143,24 @@ public final class Side implements AutoCloseable {
           + (side.equals("SERIES") ? ", not the series jar " + jar
             : ": the series jar must not be on this side's class path"));
       }
+    }
+  }
+
+  /**
+   * The checksum change's PATCHED side must resolve {@code ChecksumUtil} from the overlay jar,
+   * every other side HBase's own (the overlay must never be on the benchmarks' class path).
+   */
+  private static void checkOverlay(String side, ClassLoader loader)
+    throws ClassNotFoundException {
+    Class<?> c = Class.forName("org.apache.hadoop.hbase.io.hfile.ChecksumUtil", false, loader);
+    CodeSource source = c.getProtectionDomain().getCodeSource();
+    URL where = source == null ? null : source.getLocation();
+    boolean fromOverlay =
+      where != null && where.getPath().endsWith(SideLoader.CHECKSUM_OVERLAY_RESOURCE);
+    if (fromOverlay != side.equals("PATCHED")) {
+      throw new IllegalStateException(side + " resolved ChecksumUtil from " + where
+        + (side.equals("PATCHED") ? ", not the overlay jar " + SideLoader.CHECKSUM_OVERLAY_RESOURCE
+          : ": the checksum overlay must not be on this side's class path"));
     }
   }
 

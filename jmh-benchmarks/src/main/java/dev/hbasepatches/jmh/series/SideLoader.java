@@ -44,9 +44,12 @@ import java.util.jar.JarFile;
  * it must never sit on the benchmarks jar's own class path. A Phoenix change's series is the jar
  * {@code phoenix-patches/upstream-patches} builds from its {@code upstream/5.2.1} series applied
  * to Phoenix 5.2.1's sources ({@code hbasepatches-phoenix-upstream-patches-series-CHANGE.jar}):
- * Phoenix's client rides in the benchmarks jar, so the same loader holds a whole Phoenix too. The loader's parent is the platform
- * loader: every HBase, Hadoop and project class is loaded afresh (series first), and only JDK
- * types are shared with the caller.
+ * Phoenix's client rides in the benchmarks jar, so the same loader holds a whole Phoenix too.
+ * The checksum change is installed as a class overlay (module {@code checksum-overlay}, its own
+ * {@code ChecksumUtil}), packed here the same way ({@value #CHECKSUM_OVERLAY_RESOURCE}); its
+ * PATCHED side is the release with that jar in front. The loader's parent is the platform
+ * loader: every HBase, Hadoop and project class is loaded afresh (the front jar first), and only
+ * JDK types are shared with the caller.
  */
 public final class SideLoader {
 
@@ -63,6 +66,13 @@ public final class SideLoader {
   }
 
   /**
+   * The checksum change's overlay jar (its own {@code ChecksumUtil}), a resource next to this
+   * class: the checksum workload's PATCHED side puts it in front, as {@code HBASE_CLASSPATH_PREFIX}
+   * does on a RegionServer.
+   */
+  static final String CHECKSUM_OVERLAY_RESOURCE = "hbasepatches-checksum-overlay.jar";
+
+  /**
    * A loader over this JVM's class path, with {@code change}'s series jar (copied into
    * {@code tempDir}) first when {@code withSeries}.
    *
@@ -71,17 +81,33 @@ public final class SideLoader {
    */
   public static URLClassLoader loader(String change, boolean withSeries, Path tempDir)
     throws IOException {
+    return withSeries ? inFront(change + "-series", extractSeries(change, tempDir))
+      : inFront(change + "-stock", null);
+  }
+
+  /**
+   * A loader over this JVM's class path with the checksum overlay jar (copied into
+   * {@code tempDir}) first: the checksum change as a RegionServer installs it.
+   *
+   * @throws IllegalStateException when the overlay jar is not packaged, naming how to build it
+   */
+  static URLClassLoader withChecksumOverlay(Path tempDir) throws IOException {
+    return inFront("checksum-overlay", extract(CHECKSUM_OVERLAY_RESOURCE, tempDir,
+      "the checksum overlay jar is not packaged with the benchmarks"));
+  }
+
+  private static URLClassLoader inFront(String name, Path jar) throws IOException {
     List<URL> urls = new ArrayList<>();
-    if (withSeries) {
-      urls.add(extractSeries(change, tempDir).toUri().toURL());
+    if (jar != null) {
+      urls.add(jar.toUri().toURL());
     }
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       if (!entry.isEmpty()) {
         urls.add(toUrl(entry));
       }
     }
-    return new URLClassLoader(change + (withSeries ? "-series" : "-stock"),
-      urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    return new URLClassLoader(name, urls.toArray(new URL[0]),
+      ClassLoader.getPlatformClassLoader());
   }
 
   /** The classes (binary names) a change's series jar replaces or adds; never empty. */
@@ -109,18 +135,20 @@ public final class SideLoader {
   }
 
   private static Path extractSeries(String change, Path tempDir) throws IOException {
-    String resource = seriesResource(change);
+    return extract(seriesResource(change), tempDir, "no upstream series is packaged for change '"
+      + change + "'; changes with a series: checksum, local-index-pruning, offheap-read, "
+      + "quotas, row-index, seek-skip, timeline-reads");
+  }
+
+  private static Path extract(String resource, Path tempDir, String missing) throws IOException {
     Path jar = tempDir.resolve(resource);
     if (Files.exists(jar)) {
       return jar;
     }
     try (InputStream in = SideLoader.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("no upstream series is packaged for change '" + change
-          + "' (no resource " + resource + " next to " + SideLoader.class.getName()
-          + "); changes with a series: checksum, local-index-pruning, offheap-read, quotas, "
-          + "row-index, seek-skip, timeline-reads; build with "
-          + "`mvn package -pl jmh-benchmarks -am`");
+        throw new IllegalStateException(missing + " (no resource " + resource + " next to "
+          + SideLoader.class.getName() + "); build with `mvn package -pl jmh-benchmarks -am`");
       }
       Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
       return jar;

@@ -17,7 +17,6 @@
  */
 package dev.hbasepatches.jmh.series;
 
-import dev.hbasepatches.jmh.checksumoverlay.BlockReadDriver;
 import dev.hbasepatches.jmh.localindexpruning.LocalIndexSides;
 import dev.hbasepatches.jmh.offheapread.OffHeapSides;
 import dev.hbasepatches.jmh.quotas.QuotaSides;
@@ -41,7 +40,8 @@ import java.util.List;
  * row-index region reads (ROW_INDEX_V1, 64 KB blocks), 100,000 rows by default.</li>
  * <li>{@code checksum}: {@code buffers[/cells]}, HEAP, DIRECT or MULTI: one data block read from
  * a local HFile per operation with HBase checksums verified (CRC32C per 16 KB), 200,000 cells;
- * SERIES runs with {@code hbase.regionserver.checksum.verify.inplace} at its default, true.</li>
+ * SERIES runs with {@code hbase.regionserver.checksum.verify.inplace} at its default, true;
+ * PATCHED with the {@code checksum-overlay} jar (the module's {@code ChecksumUtil}) in front.</li>
  * <li>{@code offheap-read}: {@code workload[/valueSize]}, multiGet or scan: 100-row reads from
  * regions served by an off-heap L2; SERIES sets {@code hbase.bucketcache.shared.block.reuse}
  * true.</li>
@@ -101,35 +101,68 @@ public final class Workloads {
   }
 
   /**
-   * Checksum: the series verifies HBase checksums in place on the block's own buffers; the
-   * module's PATCHED seam is a class overlay measured by OverlayBlockReadBenchmark, so only
-   * UPSTREAM and SERIES here.
+   * Checksum: one data block read per operation through HBase's reader. The series verifies
+   * HBase checksums in place on the block's own buffers; the module is installed as a class
+   * overlay, so its PATCHED side is this loader with the overlay jar in front (Side). Every side
+   * reads the whole file once on opening: its content hash goes into the description (the same
+   * on every side), and PATCHED must have verified every one of those blocks through the overlay,
+   * or the overlay is switched off and the side would measure HBase's own path.
    */
   private static SideWorkload checksum(String side, String caseSpec, Path dir) throws IOException {
-    if (!side.equals("UPSTREAM") && !side.equals("SERIES")) {
-      throw SideWorkload.noSide("checksum", side, "the module is a class overlay, measured "
-        + "against UPSTREAM by OverlayBlockReadBenchmark");
+    if (side.equals("BASELINE")) {
+      throw SideWorkload.noSide("checksum", side, "the checksum before the change (Hadoop's "
+        + "pure-Java CRC per chunk) is measured per block by ChecksumToggleBenchmark");
     }
     String[] p = SideWorkload.parts("checksum", caseSpec, 1, "buffers", "cells");
     int cells = SideWorkload.intPart("checksum", p, 1, 200_000);
     BlockReadDriver driver = new BlockReadDriver(dir.resolve("blocks.hfile").toString(), p[0],
       cells);
-    return new SideWorkload() {
-      @Override
-      public long getAsLong() {
-        return driver.getAsLong();
+    try {
+      long before = overlayVerified(driver);
+      long hash = driver.contentHash();
+      long verified = overlayVerified(driver) - before;
+      if (side.equals("PATCHED") && verified != driver.blockCount()) {
+        throw new IllegalStateException("PATCHED: the overlay's ChecksumUtil verified " + verified
+          + " of " + driver.blockCount() + " blocks read: is it switched off "
+          + "(hbasepatches.checksum.enabled=false)?");
       }
+      return new SideWorkload() {
+        @Override
+        public long getAsLong() {
+          return driver.getAsLong();
+        }
 
-      @Override
-      public void close() throws IOException {
-        driver.close();
-      }
+        @Override
+        public void close() throws IOException {
+          driver.close();
+        }
 
-      @Override
-      public String toString() {
-        return "checksum " + side + " buffers=" + p[0] + " cells=" + cells + " blocks="
-          + driver.blockCount();
-      }
-    };
+        @Override
+        public String toString() {
+          String source;
+          try {
+            source = driver.checksumUtilSource();
+          } catch (ClassNotFoundException e) {
+            source = e.toString();
+          }
+          return "checksum " + side + " buffers=" + p[0] + " cells=" + cells + " blocks="
+            + driver.blockCount() + " content crc32=" + Long.toHexString(hash)
+            + " ChecksumUtil from " + source.substring(source.lastIndexOf('/') + 1)
+            + " overlay verified=" + overlayVerified(driver);
+        }
+      };
+    } catch (IOException | RuntimeException e) {
+      driver.close();
+      throw e;
+    }
+  }
+
+  /** Blocks the overlay's ChecksumUtil has verified in this loader; -1 for HBase's own. */
+  private static long overlayVerified(BlockReadDriver driver) {
+    try {
+      return driver.overlayVerifiedBlocks();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("could not read the overlay's verified-block count", e);
+    }
   }
 }

@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.Param;
 public class EvidenceTest {
 
   private static final List<String> PACKAGES = List.of("seekskip", "rowindex", "checksum",
-    "checksumoverlay", "offheapread", "quotas", "timelinereads", "localindexpruning", "series");
+    "offheapread", "quotas", "timelinereads", "localindexpruning", "series");
 
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
@@ -303,5 +303,31 @@ public class EvidenceTest {
     } catch (BadInputException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("no targets for change 'warp-drive'"));
     }
+  }
+
+  /**
+   * The overlay's PATCHED side verifies through the checksum module: a change to either module's
+   * code marks the overlay's report stale, naming which.
+   */
+  @Test
+  public void aReportIsStaleWhenAModuleItRunsChanged() throws Exception {
+    Path root = tmp.newFolder("root").toPath();
+    Path overlay = root.resolve("hbase-patches/checksum-overlay");
+    Path checksum = root.resolve("hbase-patches/checksum");
+    Files.createDirectories(overlay.resolve("src/main"));
+    Files.createDirectories(checksum.resolve("src/main"));
+    Files.createDirectories(overlay.resolve("results"));
+    Files.writeString(overlay.resolve("src/main/ChecksumUtil.java"), "overlay");
+    Path summer = Files.writeString(checksum.resolve("src/main/BlockChecksummer.java"), "crc");
+    Files.writeString(overlay.resolve("results").resolve(Evidence.RUN),
+      "module.src.sha=" + Evidence.treeSha(overlay.resolve("src/main")) + "\n"
+        + "uses.checksum.src.sha=" + Evidence.treeSha(checksum.resolve("src/main")) + "\n");
+    List<Evidence.Row> all = Evidence.builtIn();
+    Evidence.Current c = Evidence.current(root, all, "checksum-overlay");
+    assertTrue(c.staleWhy(), !c.stale());
+    Files.writeString(summer, "crc, faster");
+    c = Evidence.current(root, all, "checksum-overlay");
+    assertTrue(c.stale());
+    assertEquals("the checksum module's code changed since", c.staleWhy());
   }
 }

@@ -319,7 +319,7 @@ public class ReportWriterTest {
     assertEquals("row-index", change("dev.hbasepatches.jmh.rowindex.RowIndexBenchmark.seek"));
     assertEquals("checksum", change("dev.hbasepatches.jmh.checksum.ChecksumBenchmark.verify"));
     assertEquals("checksum-overlay",
-      change("dev.hbasepatches.jmh.checksumoverlay.OverlayBlockReadBenchmark.readBlock"));
+      change("dev.hbasepatches.jmh.checksumoverlay.OverlayBenchmark.readBlock"));
     assertEquals("offheap-read", change("dev.hbasepatches.jmh.offheapread.ReadBenchmark.get"));
     assertEquals("offheap-read", change("dev.hbasepatches.jmh.offheapread.OffHeapReadBenchmark.read"));
     assertEquals("quotas", change("dev.hbasepatches.jmh.quotas.QuotaBenchmark.check"));

@@ -79,6 +79,71 @@ public class SideTest {
     }
   }
 
+  /**
+   * The checksum change as a RegionServer installs it: PATCHED resolves ChecksumUtil from the
+   * overlay jar and verifies every block it reads through it, UPSTREAM and SERIES run HBase's
+   * own; all three read the same blocks (the whole file's content hash) into heap, pooled direct
+   * and pooled multi-segment buffers.
+   */
+  @Test
+  public void checksumOverlayReadsTheSameBlocksAndVerifiesEveryOne() throws Exception {
+    for (String buffers : List.of("HEAP", "DIRECT", "MULTI")) {
+      String caseSpec = buffers + "/5000";
+      sameAnswers("checksum", caseSpec, "UPSTREAM", "PATCHED", 40);
+      try (Side upstream = Side.open("checksum", "UPSTREAM", caseSpec);
+        Side series = Side.open("checksum", "SERIES", caseSpec);
+        Side patched = Side.open("checksum", "PATCHED", caseSpec)) {
+        String hash = field(upstream.describe(), "content crc32");
+        assertEquals(buffers, hash, field(series.describe(), "content crc32"));
+        assertEquals(buffers, hash, field(patched.describe(), "content crc32"));
+        assertEquals(upstream.describe(), "-1", field(upstream.describe(), "overlay verified"));
+        assertEquals(series.describe(), "-1", field(series.describe(), "overlay verified"));
+        assertTrue(patched.describe(), patched.describe()
+          .contains("ChecksumUtil from " + SideLoader.CHECKSUM_OVERLAY_RESOURCE));
+        assertFalse(upstream.describe(), upstream.describe()
+          .contains(SideLoader.CHECKSUM_OVERLAY_RESOURCE));
+        int blocks = Integer.parseInt(field(patched.describe(), "blocks"));
+        assertTrue(patched.describe() + ": a file of several blocks", blocks > 10);
+        long verified = Long.parseLong(field(patched.describe(), "overlay verified"));
+        // The opening reads: the writer's index walk and the content hash.
+        assertTrue(patched.describe(), verified >= blocks);
+        long bytes = 0;
+        for (int i = 0; i < blocks; i++) {
+          bytes += patched.run();
+        }
+        assertTrue(buffers + ": 64 KB blocks, " + bytes + " bytes",
+          bytes >= 64L * 1024 * (blocks - 1));
+        assertEquals("every block read verified by the overlay", verified + blocks,
+          Long.parseLong(field(patched.describe(), "overlay verified")));
+      }
+    }
+  }
+
+  /** A PATCHED side whose overlay is switched off would measure HBase's path: it must not open. */
+  @Test
+  public void checksumPatchedRefusesAnOverlaySwitchedOff() {
+    ClassLoader before = Thread.currentThread().getContextClassLoader();
+    System.setProperty("hbasepatches.checksum.enabled", "false");
+    try {
+      Exception e =
+        assertThrows(Exception.class, () -> Side.open("checksum", "PATCHED", "HEAP/5000"));
+      assertTrue(e.toString(), e.toString().contains("switched off"));
+      assertSame("context loader restored", before,
+        Thread.currentThread().getContextClassLoader());
+    } finally {
+      System.clearProperty("hbasepatches.checksum.enabled");
+    }
+  }
+
+  /** The value after {@code name=} in a side's description, up to the next space. */
+  private static String field(String description, String name) {
+    int at = description.indexOf(" " + name + "=");
+    assertTrue(description + " has no " + name, at >= 0);
+    int start = at + name.length() + 2;
+    int end = description.indexOf(' ', start);
+    return end < 0 ? description.substring(start) : description.substring(start, end);
+  }
+
   @Test
   public void offHeapSeriesServesTheSameBytes() throws Exception {
     sameAnswers("offheap-read", "multiGet", "UPSTREAM", "SERIES", 20);
@@ -160,8 +225,10 @@ public class SideTest {
     assertTrue(e.toString(), e.toString().contains("no-such-change"));
     e = assertThrows(Exception.class, () -> Side.open("seek-skip", "UPSTREAM", "oneVersionOfTen"));
     assertTrue(e.toString(), e.toString().contains("shape/files"));
-    e = assertThrows(Exception.class, () -> Side.open("checksum", "PATCHED", "HEAP"));
-    assertTrue(e.toString(), e.toString().contains("OverlayBlockReadBenchmark"));
+    e = assertThrows(Exception.class, () -> Side.open("checksum", "BASELINE", "HEAP"));
+    assertTrue(e.toString(), e.toString().contains("ChecksumToggleBenchmark"));
+    e = assertThrows(Exception.class, () -> Side.open("checksum", "UPSTREAM", "OFFHEAP"));
+    assertTrue(e.toString(), e.toString().contains("HEAP, DIRECT or MULTI"));
     e = assertThrows(Exception.class, () -> Side.open("quotas", "UPSTREAM", "biting"));
     assertTrue(e.toString(), e.toString().contains("notBiting[/requests] or accuracy/limit"));
     e = assertThrows(Exception.class, () -> Side.open("quotas", "UPSTREAM", "accuracy"));

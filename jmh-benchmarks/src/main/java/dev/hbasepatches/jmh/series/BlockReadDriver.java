@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.hbasepatches.jmh.checksumoverlay;
+package dev.hbasepatches.jmh.series;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -46,16 +46,12 @@ import org.apache.hadoop.hbase.util.ChecksumType;
  * HBase's own block read path over one real HFile, as a RegionServer takes it on a block cache
  * miss: {@code HFile.Reader.readBlock} reads a data block from the local file system (pread) and
  * verifies its HBase checksums through whichever {@code ChecksumUtil} this class's loader
- * resolves. {@link OverlayBlockReadBenchmark} loads it
- * in a loader of its own per mode, with or without the overlay jar first, so the two modes run
- * the same bytecode except for that one class.
- * <p>
- * Only JDK types cross between that loader and the benchmark: a {@link LongSupplier} that reads
- * the next data block and returns its on-disk size, {@link AutoCloseable}, and a few public
- * methods found by reflection ({@link #contentHash()}, {@link #checksumUtilSource()},
- * {@link #overlayVerifiedBlocks()}).
+ * resolves. The checksum workload ({@link Workloads}) builds it inside a side's loader: HBase's
+ * own {@code ChecksumUtil} (UPSTREAM), the overlay's in front of it (PATCHED) or the upstream
+ * series' {@code HFileBlock} (SERIES), so the sides run the same bytecode except for the classes
+ * the side puts in front.
  */
-public final class BlockReadDriver implements LongSupplier, AutoCloseable {
+final class BlockReadDriver implements LongSupplier, AutoCloseable {
 
   private static final byte[] FAMILY = Bytes.toBytes("f");
   private static final byte[] QUALIFIER = Bytes.toBytes("q");
