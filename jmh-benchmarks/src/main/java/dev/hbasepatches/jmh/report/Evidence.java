@@ -1004,6 +1004,7 @@ public final class Evidence {
     replaceBlock(root.resolve("README.md"), readmeBlock(root, all), out);
     replaceBlock(root.resolve("BUILDING.md"), timesBlock(root, all), out);
     replaceBlock(moduleDir(root, change).resolve("PATCH.md"), patchBlock(root, all, change), out);
+    Scenario.writeDocs(root, out);
   }
 
   static void replaceBlock(Path file, String block, PrintStream out) throws IOException {

@@ -90,6 +90,81 @@ public final class Scenario {
   private Scenario() {
   }
 
+  /** A scenario: its change, its folder under the change's {@code results/}, whether it runs
+   * hbase-perf (whose code then counts for its freshness too). */
+  record Known(String name, String change, String folder, boolean perf) {
+  }
+
+  /** Every scenario, in the order the README lists them. */
+  static final List<Known> KNOWN = List.of(new Known(FAILOVER, "timeline-reads", "failover", true),
+    new Known(LATENCY, "timeline-reads", "latency", false),
+    new Known(THROTTLED, "quotas", "throttled-users", true));
+
+  static final String BEGIN = "<!-- scenarios:begin -->";
+  static final String END = "<!-- scenarios:end -->";
+
+  /**
+   * Why a scenario's committed report no longer describes the code, or null: it was never run,
+   * or the module's (or hbase-perf's) {@code src/main} differs from the hash its run recorded.
+   */
+  static String staleWhy(Path root, Known k) throws IOException {
+    Path dir = root.resolve("hbase-patches").resolve(k.change()).resolve("results")
+      .resolve(k.folder());
+    if (!Files.isRegularFile(dir.resolve("run.properties"))) {
+      return "never run";
+    }
+    Properties run = properties(dir);
+    if (!Evidence.treeSha(root.resolve("hbase-patches").resolve(k.change()).resolve("src/main"))
+      .equals(run.getProperty("module.src.sha"))) {
+      return "the module's code changed since";
+    }
+    if (k.perf() && !Evidence.treeSha(root.resolve("hbase-perf/src/main"))
+      .equals(run.getProperty("hbase-perf.src.sha"))) {
+      return "hbase-perf's code changed since";
+    }
+    return null;
+  }
+
+  /** The README's table of scenarios: each one's command, last run and report, stale or not. */
+  static String readmeBlock(Path root) throws IOException {
+    StringBuilder s = new StringBuilder("| scenario | change | last run | report |\n"
+      + "|---|---|---|---|\n");
+    for (Known k : KNOWN) {
+      Path dir = root.resolve("hbase-patches").resolve(k.change()).resolve("results")
+        .resolve(k.folder());
+      String why = staleWhy(root, k);
+      s.append("| `Scenario ").append(k.name()).append("` | ").append(k.change()).append(" | ");
+      if ("never run".equals(why)) {
+        s.append("never run | - |\n");
+        continue;
+      }
+      Properties run = properties(dir);
+      s.append("commit ").append(run.getProperty("commit", "?")).append(", ")
+        .append(run.getProperty("rounds", "?")).append(" rounds, ")
+        .append(run.getProperty("end.utc", "?").replaceFirst("T.*", ""))
+        .append(why == null ? "" : " (**stale**: " + why + ")").append(" | [report](")
+        .append(root.relativize(dir.resolve("report.md")).toString().replace('\\', '/'))
+        .append(") |\n");
+    }
+    return s.toString();
+  }
+
+  /** Rewrites the README's scenario table. */
+  static void writeDocs(Path root, PrintStream out) throws IOException {
+    Path readme = root.resolve("README.md");
+    if (!Files.isRegularFile(readme)) {
+      return;
+    }
+    String text = Files.readString(readme, StandardCharsets.UTF_8);
+    String updated = MarkedBlock.replace(text, BEGIN, END, readmeBlock(root));
+    if (updated == null) {
+      out.println("Scenario: " + readme + " has no " + BEGIN + " ... " + END + " block; left as is");
+    } else if (!updated.equals(text)) {
+      Files.writeString(readme, updated, StandardCharsets.UTF_8);
+      out.println("Scenario: updated " + readme);
+    }
+  }
+
   /** One value-bearing run of a scenario: its round, fault (or "") and mode. */
   interface RoundRun {
     int round();
@@ -122,6 +197,7 @@ public final class Scenario {
     Path root = null;
     int rounds = DEFAULT_ROUNDS;
     boolean reportOnly = false;
+    boolean docs = false;
     String mvn = "mvn";
     String scenario = null;
     for (int i = 0; i < args.length; i++) {
@@ -140,20 +216,26 @@ public final class Scenario {
           }
         }
         case "--report-only" -> reportOnly = true;
+        case "--docs" -> docs = true;
         case "--mvn" -> mvn = Evidence.value(args, ++i, "--mvn");
         default -> {
           if (args[i].startsWith("-") || scenario != null) {
             throw new BadInputException("unknown argument " + args[i] + " (usage: Scenario --root"
               + " DIR [--rounds N] [--mvn CMD] [--report-only] " + FAILOVER + "|" + THROTTLED
-              + "|" + LATENCY + ")");
+              + "|" + LATENCY + ", or Scenario --root DIR --docs)");
           }
           scenario = args[i];
         }
       }
     }
+    if (docs && root != null && scenario == null) {
+      writeDocs(root, out);
+      return 0;
+    }
     if (root == null || scenario == null) {
       throw new BadInputException("usage: Scenario --root DIR [--rounds N] [--mvn CMD]"
-        + " [--report-only] " + FAILOVER + "|" + THROTTLED + "|" + LATENCY);
+        + " [--report-only] " + FAILOVER + "|" + THROTTLED + "|" + LATENCY
+        + ", or Scenario --root DIR --docs");
     }
     if (FAILOVER.equals(scenario)) {
       Path dir = failoverDir(root);
@@ -190,6 +272,7 @@ public final class Scenario {
       throw new BadInputException("unknown scenario " + scenario + " (known: " + FAILOVER + ", "
         + THROTTLED + ", " + LATENCY + ")");
     }
+    writeDocs(root, out);
     return 0;
   }
 

@@ -211,6 +211,50 @@ public class ScenarioTest {
       assertEquals(Files.readString(throttled.resolve("report.md")), Scenario.throttledReport(
         Scenario.readThrottled(throttled.resolve("raw")), Scenario.properties(throttled)));
     }
+    String readme = MarkedBlock.between(Files.readString(root.resolve("README.md")),
+      Scenario.BEGIN, Scenario.END);
+    assertEquals("README.md: run Scenario --root . --docs", Scenario.readmeBlock(root), readme);
+  }
+
+  /**
+   * A scenario's report is stale once its module's code, or hbase-perf's for the scenarios it
+   * runs, differs from what its run recorded; the README's table says so and why.
+   */
+  @Test
+  public void aScenarioIsStaleWhenTheCodeItRanChanged() throws Exception {
+    Path root = tmp.newFolder("root").toPath();
+    Path quotasSrc = Files.createDirectories(root.resolve("hbase-patches/quotas/src/main"));
+    Path perfSrc = Files.createDirectories(root.resolve("hbase-perf/src/main"));
+    Path timelineSrc =
+      Files.createDirectories(root.resolve("hbase-patches/timeline-reads/src/main"));
+    Files.writeString(quotasSrc.resolve("Q.java"), "q");
+    Files.writeString(timelineSrc.resolve("T.java"), "t");
+    Path perf = Files.writeString(perfSrc.resolve("P.java"), "p");
+    Path throttled = Files.createDirectories(Scenario.throttledDir(root));
+    Path latency = Files.createDirectories(Scenario.latencyDir(root));
+    for (Path dir : List.of(throttled, latency)) {
+      Path src = dir.equals(throttled) ? quotasSrc : timelineSrc;
+      Files.writeString(dir.resolve("run.properties"), "commit=abc\nrounds=6\n"
+        + "end.utc=2026-11-29T10\\:00\\:00Z\nmodule.src.sha=" + Evidence.treeSha(src)
+        + "\nhbase-perf.src.sha=" + Evidence.treeSha(perfSrc) + "\n");
+    }
+    Scenario.Known throttledUsers = Scenario.KNOWN.stream()
+      .filter(k -> k.name().equals(Scenario.THROTTLED)).findFirst().get();
+    Scenario.Known latencyRuns = Scenario.KNOWN.stream()
+      .filter(k -> k.name().equals(Scenario.LATENCY)).findFirst().get();
+    assertEquals(null, Scenario.staleWhy(root, throttledUsers));
+    String table = Scenario.readmeBlock(root);
+    assertTrue(table, table.contains("| `Scenario quotas-throttled-users` | quotas | commit abc, 6"
+      + " rounds, 2026-11-29 | [report](hbase-patches/quotas/results/throttled-users/report.md) |"));
+    assertTrue(table, table.contains("| `Scenario timeline-failover` | timeline-reads | never run"));
+    // hbase-perf runs the throttled users, not the latency scenario (a test of the module).
+    Files.writeString(perf, "p2");
+    assertEquals("hbase-perf's code changed since", Scenario.staleWhy(root, throttledUsers));
+    assertEquals(null, Scenario.staleWhy(root, latencyRuns));
+    Files.writeString(quotasSrc.resolve("Q.java"), "q2");
+    assertEquals("the module's code changed since", Scenario.staleWhy(root, throttledUsers));
+    assertTrue(Scenario.readmeBlock(root),
+      Scenario.readmeBlock(root).contains("(**stale**: the module's code changed since)"));
   }
 
   @Test
