@@ -245,28 +245,38 @@ public class QuotaLimiterBenchmark extends HBaseBenchmark {
     }
   }
 
-  /** Prints the accuracy table: achieved/limit per limiter and limit. */
+  /** Prints the accuracy table ({@link #table}); the one argument, if any, is the jitter. */
   public static void main(String[] args) {
+    System.out.print(table(args.length > 0 ? Double.parseDouble(args[0]) : 0.1));
+  }
+
+  /**
+   * The accuracy table: achieved/limit per limiter and limit, each on a simulated clock with a
+   * fixed seed, so the same code prints the same table
+   * ({@code hbase-patches/quotas/results/limiter-accuracy/limiter-accuracy.txt}).
+   */
+  static String table(double jitter) {
     long[] limits = { 500, 1000, 1500, 2000, 2500, 10_000 };
     int clients = 20;
     double demand = 2.0;
     long seconds = 31;
     long minRetry = TimeUnit.MILLISECONDS.toNanos(1);
-    double jitter = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
-    System.out.printf(Locale.ROOT, "%d clients offering %.1fx the limit, %d s simulated"
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT, "%d clients offering %.1fx the limit, %d s simulated"
       + " (first second left out), retry after the returned wait (at least %d us) plus up to"
-      + " %.0f%% jitter%n", clients, demand, seconds, minRetry / 1000, jitter * 100);
-    System.out.printf(Locale.ROOT, "%-17s %8s %15s %19s %17s %14s %13s%n", "limiter", "limit/s",
-      "achieved/limit", "refusals/admission", "busiest 1s/limit", "mean delay ms",
-      "max delay ms");
+      + " %.0f%% jitter%n", clients, demand, seconds, minRetry / 1000, jitter * 100));
+    out.append(String.format(Locale.ROOT, "%-17s %8s %15s %19s %17s %14s %13s%n", "limiter",
+      "limit/s", "achieved/limit", "refusals/admission", "busiest 1s/limit", "mean delay ms",
+      "max delay ms"));
     for (Limiter limiter : new Limiter[] { Limiter.PATCHED, Limiter.UPSTREAM_AVERAGE,
       Limiter.UPSTREAM_FIXED }) {
       for (long limit : limits) {
         Outcome o = simulate(limiter, limit, clients, demand, seconds, minRetry, jitter, 11);
-        System.out.printf(Locale.ROOT, "%-17s %8d %15.3f %19.2f %17.3f %14.2f %13.1f%n", limiter,
-          limit, o.achievedOverLimit, o.refusalsPerAdmission, o.busiestSecondOverLimit,
-          o.meanDelayMs, o.maxDelayMs);
+        out.append(String.format(Locale.ROOT, "%-17s %8d %15.3f %19.2f %17.3f %14.2f %13.1f%n",
+          limiter, limit, o.achievedOverLimit, o.refusalsPerAdmission, o.busiestSecondOverLimit,
+          o.meanDelayMs, o.maxDelayMs));
       }
     }
+    return out.toString();
   }
 }

@@ -138,46 +138,62 @@ public final class TimelineCluster {
 
   /**
    * Replica r of the table's region on the r-th live server, the primary away from hbase:meta's
-   * server (replica 2 shares it), so the three replicas never share a server.
+   * server (replica 2 shares it), so the three replicas never share a server. Waits for all three
+   * servers first (a minicluster can hand over its tables before the last one has reported), and
+   * places again, up to three times, while a replica is not where it was sent.
    */
   private static String placeReplicas(MiniCluster cluster) throws Exception {
     MiniHBaseCluster c = cluster.util().getMiniHBaseCluster();
-    cluster.util().waitUntilNoRegionsInTransition(120_000);
-    ServerName meta = c.getServerHoldingMeta();
-    List<ServerName> targets = new ArrayList<>();
-    for (RegionServerThread t : c.getLiveRegionServerThreads()) {
-      ServerName s = t.getRegionServer().getServerName();
-      if (!s.equals(meta)) {
-        targets.add(s);
-      }
-    }
-    targets.add(meta);
     Admin admin = cluster.admin();
-    try (RegionLocator l = cluster.connection().getRegionLocator(TABLE)) {
-      for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
-        ServerName want = targets.get(loc.getRegion().getReplicaId() % targets.size());
-        if (!want.equals(loc.getServerName())) {
-          admin.move(loc.getRegion().getEncodedNameAsBytes(), want);
-        }
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (c.getLiveRegionServerThreads().size() < 3 || admin.getRegionServers().size() < 3) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("3 RegionServers were not live within a minute: "
+          + admin.getRegionServers());
       }
+      Thread.sleep(200);
     }
-    cluster.util().waitUntilNoRegionsInTransition(120_000);
     Set<ServerName> seen = new HashSet<>();
     ServerName primary = null;
-    try (RegionLocator l = cluster.connection().getRegionLocator(TABLE)) {
-      for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
-        seen.add(loc.getServerName());
-        if (loc.getRegion().getReplicaId() == 0) {
-          primary = loc.getServerName();
+    ServerName meta = null;
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      cluster.util().waitUntilNoRegionsInTransition(120_000);
+      meta = c.getServerHoldingMeta();
+      List<ServerName> targets = new ArrayList<>();
+      for (RegionServerThread t : c.getLiveRegionServerThreads()) {
+        ServerName s = t.getRegionServer().getServerName();
+        if (!s.equals(meta)) {
+          targets.add(s);
         }
       }
+      targets.add(meta);
+      try (RegionLocator l = cluster.connection().getRegionLocator(TABLE)) {
+        for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
+          ServerName want = targets.get(loc.getRegion().getReplicaId() % targets.size());
+          if (!want.equals(loc.getServerName())) {
+            admin.move(loc.getRegion().getEncodedNameAsBytes(), want);
+          }
+        }
+      }
+      cluster.util().waitUntilNoRegionsInTransition(120_000);
+      seen.clear();
+      primary = null;
+      try (RegionLocator l = cluster.connection().getRegionLocator(TABLE)) {
+        for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
+          seen.add(loc.getServerName());
+          if (loc.getRegion().getReplicaId() == 0) {
+            primary = loc.getServerName();
+          }
+        }
+      }
+      if (seen.size() == 3) {
+        return "replicas on 3 servers, primary " + (primary != null && primary.equals(meta)
+          ? "with" : "away from") + " hbase:meta" + (attempt > 1 ? " (placed in " + attempt
+          + " attempts)" : "");
+      }
     }
-    if (seen.size() != 3) {
-      throw new IllegalStateException("the table's 3 replicas are on " + seen.size()
-        + " servers, not 3: " + seen);
-    }
-    return "replicas on 3 servers, primary " + (primary != null && primary.equals(meta)
-      ? "with" : "away from") + " hbase:meta";
+    throw new IllegalStateException("the table's 3 replicas are on " + seen.size()
+      + " servers, not 3, after 3 attempts to place them: " + seen);
   }
 
   /**

@@ -46,7 +46,7 @@ public class DocumentLinksTest {
   private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
 
   /** The project root: this module's parent directory (surefire runs in the module). */
-  static Path projectRoot() {
+  public static Path projectRoot() {
     Path root = Paths.get("").toAbsolutePath().getParent();
     assertTrue("not the project root: " + root, Files.isRegularFile(root.resolve("pom.xml"))
       && Files.isDirectory(root.resolve("hbase-patches")));
