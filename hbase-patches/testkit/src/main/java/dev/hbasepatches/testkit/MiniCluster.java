@@ -18,16 +18,25 @@
 package dev.hbasepatches.testkit;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
 import org.junit.rules.ExternalResource;
 
 /**
@@ -158,6 +167,85 @@ public final class MiniCluster extends ExternalResource {
   /** Every online region of the table, over every region server. */
   public java.util.List<HRegion> regions(org.apache.hadoop.hbase.TableName table) {
     return running().getMiniHBaseCluster().getRegions(table);
+  }
+
+  /**
+   * Where {@link #placeReplicas} left a table's replicas: the servers holding one, the primary's
+   * server, hbase:meta's server, and how many placements it took.
+   */
+  public record ReplicaPlacement(java.util.Set<ServerName> servers, ServerName primary,
+    ServerName meta, int attempts) {
+
+    @Override
+    public String toString() {
+      return "replicas on " + servers.size() + " servers, primary "
+        + (meta.equals(primary) ? "with" : "away from") + " hbase:meta (" + meta + ")"
+        + (attempts > 1 ? ", placed in " + attempts + " attempts" : "");
+    }
+  }
+
+  /**
+   * Puts replica r of {@code table}'s first region on the r-th live RegionServer, hbase:meta's
+   * server last: with as many servers as replicas no two replicas share a server and the primary
+   * is away from meta (so stopping the primary's server fails over the replica, not meta). Waits
+   * (at most a minute) for {@code servers} live RegionServers first (a minicluster can hand over
+   * tables before the last one has reported), and places again, up to three times, while a
+   * replica is not where it was sent (a move can be lost while a server starts).
+   *
+   * @return where the replicas are after the last placement; the caller checks what it needs
+   */
+  public ReplicaPlacement placeReplicas(TableName table, int servers) throws Exception {
+    MiniHBaseCluster c = running().getMiniHBaseCluster();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+    try (Admin admin = admin()) {
+      while (c.getLiveRegionServerThreads().size() < servers
+        || admin.getRegionServers().size() < servers) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException(servers + " RegionServers were not live within a minute: "
+            + admin.getRegionServers());
+        }
+        Thread.sleep(200);
+      }
+      ReplicaPlacement placed = null;
+      for (int attempt = 1; attempt <= 3; attempt++) {
+        util.waitUntilNoRegionsInTransition(120_000);
+        ServerName meta = c.getServerHoldingMeta();
+        List<ServerName> targets = new ArrayList<>();
+        for (RegionServerThread t : c.getLiveRegionServerThreads()) {
+          ServerName s = t.getRegionServer().getServerName();
+          if (!s.equals(meta)) {
+            targets.add(s);
+          }
+        }
+        targets.add(meta);
+        try (RegionLocator l = connection.getRegionLocator(table)) {
+          for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
+            ServerName want = targets.get(loc.getRegion().getReplicaId() % targets.size());
+            if (!want.equals(loc.getServerName())) {
+              admin.move(loc.getRegion().getEncodedNameAsBytes(), want);
+            }
+          }
+        }
+        util.waitUntilNoRegionsInTransition(120_000);
+        java.util.Set<ServerName> seen = new java.util.HashSet<>();
+        ServerName primary = null;
+        int replicas = 0;
+        try (RegionLocator l = connection.getRegionLocator(table)) {
+          for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
+            seen.add(loc.getServerName());
+            replicas++;
+            if (loc.getRegion().getReplicaId() == 0) {
+              primary = loc.getServerName();
+            }
+          }
+        }
+        placed = new ReplicaPlacement(seen, primary, meta, attempt);
+        if (seen.size() == Math.min(replicas, targets.size())) {
+          return placed;
+        }
+      }
+      return placed;
+    }
   }
 
   /** Settings for a {@link MiniCluster}. */

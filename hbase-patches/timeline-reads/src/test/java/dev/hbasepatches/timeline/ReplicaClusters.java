@@ -19,26 +19,17 @@ package dev.hbasepatches.timeline;
 
 import dev.hbasepatches.testkit.MiniCluster;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import org.apache.hadoop.hbase.HRegionLocation;
-import org.apache.hadoop.hbase.MiniHBaseCluster;
-import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
 
 /** The 3-RegionServer minicluster settings region replicas need, shared by the cluster tests. */
 final class ReplicaClusters {
-
-  private static final byte[] FIRST_ROW = new byte[0];
 
   private ReplicaClusters() {
   }
@@ -90,38 +81,10 @@ final class ReplicaClusters {
   }
 
   /**
-   * Puts replica r of {@code table}'s first region on the r-th live server, the primary away from
-   * hbase:meta's server (replica 2 shares with meta), so stopping the primary's server measures
-   * the replica failover and not a meta outage. Returns what it did, for the log.
+   * One replica per server, the primary away from hbase:meta's server (testkit's
+   * {@link MiniCluster#placeReplicas}); returns what it did, for the log.
    */
   static String placeReplicas(MiniCluster cluster, TableName table) throws Exception {
-    MiniHBaseCluster c = cluster.util().getMiniHBaseCluster();
-    cluster.util().waitUntilNoRegionsInTransition(120_000);
-    ServerName meta = c.getServerHoldingMeta();
-    List<ServerName> targets = new ArrayList<>();
-    for (RegionServerThread t : c.getLiveRegionServerThreads()) {
-      ServerName s = t.getRegionServer().getServerName();
-      if (!s.equals(meta)) {
-        targets.add(s);
-      }
-    }
-    targets.add(meta);
-    try (Admin admin = cluster.admin();
-      RegionLocator l = cluster.connection().getRegionLocator(table)) {
-      for (HRegionLocation loc : l.getRegionLocations(FIRST_ROW, true)) {
-        ServerName want = targets.get(loc.getRegion().getReplicaId() % targets.size());
-        if (!want.equals(loc.getServerName())) {
-          admin.move(loc.getRegion().getEncodedNameAsBytes(), want);
-        }
-      }
-    }
-    cluster.util().waitUntilNoRegionsInTransition(120_000);
-    Set<ServerName> seen = new HashSet<>();
-    try (RegionLocator l = cluster.connection().getRegionLocator(table)) {
-      for (HRegionLocation loc : l.getRegionLocations(FIRST_ROW, true)) {
-        seen.add(loc.getServerName());
-      }
-    }
-    return "replicas on " + seen.size() + " servers; meta on " + meta;
+    return cluster.placeReplicas(table, 3).toString();
   }
 }

@@ -19,17 +19,11 @@ package dev.hbasepatches.jmh.timelinereads;
 
 import dev.hbasepatches.testkit.MiniCluster;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.HRegionLocation;
-import org.apache.hadoop.hbase.MiniHBaseCluster;
-import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -37,13 +31,11 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
-import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
 
 /**
  * The cluster the timeline sides read from, started once per JVM in a class loader of its own
@@ -91,7 +83,12 @@ public final class TimelineCluster {
         .setCoprocessor(SlowPrimaryObserver.class.getName()).build());
       cluster.util().waitTableAvailable(TABLE, 120_000);
       admin.balancerSwitch(false, true);
-      placed = placeReplicas(cluster);
+      MiniCluster.ReplicaPlacement placement = cluster.placeReplicas(TABLE, 3);
+      if (placement.servers().size() != 3) {
+        throw new IllegalStateException("the table's 3 replicas are not on 3 servers: "
+          + placement);
+      }
+      placed = placement.toString();
       try (BufferedMutator m = cluster.connection().getBufferedMutator(TABLE)) {
         for (int i = 0; i < ROWS; i++) {
           for (boolean slow : new boolean[] { false, true }) {
@@ -134,66 +131,6 @@ public final class TimelineCluster {
       + TimelineSides.VALUE_BYTES + "-byte cell, flushed; " + placed + "; ready in "
       + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began) + " s");
     return held;
-  }
-
-  /**
-   * Replica r of the table's region on the r-th live server, the primary away from hbase:meta's
-   * server (replica 2 shares it), so the three replicas never share a server. Waits for all three
-   * servers first (a minicluster can hand over its tables before the last one has reported), and
-   * places again, up to three times, while a replica is not where it was sent.
-   */
-  private static String placeReplicas(MiniCluster cluster) throws Exception {
-    MiniHBaseCluster c = cluster.util().getMiniHBaseCluster();
-    Admin admin = cluster.admin();
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    while (c.getLiveRegionServerThreads().size() < 3 || admin.getRegionServers().size() < 3) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException("3 RegionServers were not live within a minute: "
-          + admin.getRegionServers());
-      }
-      Thread.sleep(200);
-    }
-    Set<ServerName> seen = new HashSet<>();
-    ServerName primary = null;
-    ServerName meta = null;
-    for (int attempt = 1; attempt <= 3; attempt++) {
-      cluster.util().waitUntilNoRegionsInTransition(120_000);
-      meta = c.getServerHoldingMeta();
-      List<ServerName> targets = new ArrayList<>();
-      for (RegionServerThread t : c.getLiveRegionServerThreads()) {
-        ServerName s = t.getRegionServer().getServerName();
-        if (!s.equals(meta)) {
-          targets.add(s);
-        }
-      }
-      targets.add(meta);
-      try (RegionLocator l = cluster.connection().getRegionLocator(TABLE)) {
-        for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
-          ServerName want = targets.get(loc.getRegion().getReplicaId() % targets.size());
-          if (!want.equals(loc.getServerName())) {
-            admin.move(loc.getRegion().getEncodedNameAsBytes(), want);
-          }
-        }
-      }
-      cluster.util().waitUntilNoRegionsInTransition(120_000);
-      seen.clear();
-      primary = null;
-      try (RegionLocator l = cluster.connection().getRegionLocator(TABLE)) {
-        for (HRegionLocation loc : l.getRegionLocations(HConstants.EMPTY_START_ROW, true)) {
-          seen.add(loc.getServerName());
-          if (loc.getRegion().getReplicaId() == 0) {
-            primary = loc.getServerName();
-          }
-        }
-      }
-      if (seen.size() == 3) {
-        return "replicas on 3 servers, primary " + (primary != null && primary.equals(meta)
-          ? "with" : "away from") + " hbase:meta" + (attempt > 1 ? " (placed in " + attempt
-          + " attempts)" : "");
-      }
-    }
-    throw new IllegalStateException("the table's 3 replicas are on " + seen.size()
-      + " servers, not 3, after 3 attempts to place them: " + seen);
   }
 
   /**
