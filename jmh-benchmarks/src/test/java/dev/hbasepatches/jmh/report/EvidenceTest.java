@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.Param;
 public class EvidenceTest {
 
   private static final List<String> PACKAGES = List.of("seekskip", "rowindex", "checksum",
-    "offheapread", "quotas", "timelinereads", "localindexpruning", "series");
+    "checksumoverlay", "offheapread", "quotas", "timelinereads", "localindexpruning", "series");
 
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
