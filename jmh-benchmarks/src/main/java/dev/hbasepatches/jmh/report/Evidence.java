@@ -833,11 +833,12 @@ public final class Evidence {
     List<Outcome> outcomes = outcomes(rows, results, readSeconds(results));
     String recorded = run.getProperty("module.src.sha");
     String staleWhy = null;
+    String usedChanged = usedModuleChanged(root, change, run);
     if (recorded == null
       || !recorded.equals(treeSha(moduleDir(root, change).resolve("src/main")))) {
       staleWhy = "the module's code changed since";
-    } else if (usedModuleChanged(root, change, run) != null) {
-      staleWhy = "the " + usedModuleChanged(root, change, run) + " module's code changed since";
+    } else if (usedChanged != null) {
+      staleWhy = "the " + usedChanged + " module's code changed since";
     } else if (run.getProperty("series.sha") != null
       && !run.getProperty("series.sha").equals(SeriesSha.of(seriesDir(root, change)))) {
       staleWhy = "the upstream series changed since";
