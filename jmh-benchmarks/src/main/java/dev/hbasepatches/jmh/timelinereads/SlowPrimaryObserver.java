@@ -35,7 +35,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * The region observer of the timeline benchmark's table, on the (stock) RegionServers: counts
  * every Get each replica serves and makes the primary (replica 0) slow for the rows whose key
  * starts with {@link #SLOW_PREFIX}: it sleeps {@link #PAUSE_MS} before serving them. Secondaries
- * serve every row at once. Answers are left as they are, so every replica returns the same cells.
+ * sleep {@link #SECONDARY_PAUSE_MS} before serving those rows (0 unless a test sets it: they serve
+ * every row at once). Answers are left as they are, so every replica returns the same cells.
  * <p>
  * The state is static in the class loader that runs the cluster ({@link TimelineCluster}); the
  * benchmark's sides, in loaders of their own, reach the same objects through JDK types only.
@@ -50,6 +51,8 @@ public class SlowPrimaryObserver implements RegionCoprocessor, RegionObserver {
   static final AtomicLongArray GETS = new AtomicLongArray(4);
   /** How long the primary sleeps before serving a slow row, in milliseconds. */
   static final AtomicLong PAUSE_MS = new AtomicLong();
+  /** How long a secondary sleeps before serving a slow row, in milliseconds. */
+  static final AtomicLong SECONDARY_PAUSE_MS = new AtomicLong();
 
   @Override
   public Optional<RegionObserver> getRegionObserver() {
@@ -61,13 +64,13 @@ public class SlowPrimaryObserver implements RegionCoprocessor, RegionObserver {
     List<Cell> result) throws IOException {
     int replica = c.getEnvironment().getRegionInfo().getReplicaId();
     GETS.incrementAndGet(Math.min(replica, GETS.length() - 1));
-    long pause = PAUSE_MS.get();
-    if (replica == 0 && pause > 0 && Bytes.startsWith(get.getRow(), SLOW)) {
+    long pause = replica == 0 ? PAUSE_MS.get() : SECONDARY_PAUSE_MS.get();
+    if (pause > 0 && Bytes.startsWith(get.getRow(), SLOW)) {
       try {
         Thread.sleep(pause);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new InterruptedIOException("slow primary interrupted");
+        throw new InterruptedIOException("slow replica " + replica + " interrupted");
       }
     }
   }

@@ -71,12 +71,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>BASELINE: the module's BASELINE mode, which reads STRONG: every Get waits for the
  * primary.</li>
  * </ul>
- * Case {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]} (default
+ * Case {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs[/secondaryPauseMs]]]]} (default
  * {@code slowPrimary/3/50}, {@code primaryTimeoutMs} unset: HBase's default): one
  * operation is {@link #GETS_PER_OP} TIMELINE Gets, one after the other, of rows chosen from a
  * seeded random stream, in which every run of 100 reads has exactly {@code slowPercent} reads of
  * a slow row at seeded places; the primary sleeps {@code pauseMs} before serving a slow row
- * ({@link SlowPrimaryObserver}). Every side reads the same rows in the same order; each Get must
+ * ({@link SlowPrimaryObserver}), and each secondary {@code secondaryPauseMs} (when given; else it
+ * answers at once). Every side reads the same rows in the same order; each Get must
  * return the row's one cell with its value, or the operation fails; the operation returns the
  * cells read. {@code primaryTimeoutMs}, when given, sets
  * {@code hbase.client.primaryCallTimeout.get} on every side's client (HBase's sync client waits
@@ -96,7 +97,7 @@ public final class TimelineSides {
   static final int VALUE_BYTES = 100;
   private static final long SEED = 4242L;
   private static final String CHANGE = "timeline-reads";
-  private static final String CASES = "slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]";
+  private static final String CASES = "slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs[/secondaryPauseMs]]]]";
   /** HBase's key for the sync client's wait on the primary, in microseconds. */
   static final String PRIMARY_TIMEOUT = "hbase.client.primaryCallTimeout.get";
   /** Where the running cluster is kept, in {@link System#getProperties()}: JDK types only. */
@@ -120,16 +121,17 @@ public final class TimelineSides {
     return v;
   }
 
-  /** Case {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs]]]} on {@code side}. */
+  /** Case {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs[/secondaryPauseMs]]]]} on {@code side}. */
   public static SideWorkload open(String side, String caseSpec) throws IOException {
     String[] p = SideWorkload.parts(CHANGE, caseSpec, 1, "slowPrimary", "slowPercent", "pauseMs",
-      "primaryTimeoutMs");
+      "primaryTimeoutMs", "secondaryPauseMs");
     if (!p[0].equals("slowPrimary")) {
       throw new IllegalArgumentException(CHANGE + " case '" + caseSpec + "' must be " + CASES);
     }
     int percent = SideWorkload.intPart(CHANGE, p, 1, 3);
     int pauseMs = SideWorkload.intPart(CHANGE, p, 2, 50);
     int timeoutMs = SideWorkload.intPart(CHANGE, p, 3, 0);
+    int secondaryPauseMs = SideWorkload.intPart(CHANGE, p, 4, 0);
     if (percent < 0 || percent > 100) {
       throw new IllegalArgumentException(CHANGE + ": slowPercent is " + percent
         + ", must be from 0 to 100");
@@ -142,9 +144,13 @@ public final class TimelineSides {
       throw new IllegalArgumentException(CHANGE + ": primaryTimeoutMs is " + timeoutMs
         + ", must be from 1 to 10000");
     }
+    if (p.length > 4 && (secondaryPauseMs < 1 || secondaryPauseMs > 10_000)) {
+      throw new IllegalArgumentException(CHANGE + ": secondaryPauseMs is " + secondaryPauseMs
+        + ", must be from 1 to 10000");
+    }
     String caseName = "slowPrimary/" + percent + "/" + pauseMs + (p.length > 3 ? "/" + timeoutMs
-      : "");
-    Lease lease = Lease.acquire(pauseMs);
+      : "") + (p.length > 4 ? "/" + secondaryPauseMs : "");
+    Lease lease = Lease.acquire(pauseMs, secondaryPauseMs);
     Reader reader = null;
     try {
       Configuration conf = HBaseConfiguration.create();
@@ -456,7 +462,7 @@ public final class TimelineSides {
    * other; the cluster stops when the last holder (side or lease) closes.
    */
   public static AutoCloseable holdCluster() throws IOException {
-    return Lease.acquire(-1);
+    return Lease.acquire(-1, -1);
   }
 
   /** Gets served by each replica (index = replica id) since the cluster started; for tests. */
@@ -498,7 +504,7 @@ public final class TimelineSides {
       this.setsPause = setsPause;
     }
 
-    static Lease acquire(long pauseMs) throws IOException {
+    static Lease acquire(long pauseMs, long secondaryPauseMs) throws IOException {
       Map<String, Object> reg = registry();
       synchronized (reg) {
         if (reg.isEmpty()) {
@@ -510,11 +516,18 @@ public final class TimelineSides {
         AtomicLong pause = (AtomicLong) reg.get("pauseMs");
         AtomicInteger pauseUsers = (AtomicInteger) reg.get("pauseUsers");
         if (pauseMs >= 0) {
+          AtomicLong secondaryPause = (AtomicLong) reg.get("secondaryPauseMs");
           if (pauseUsers.get() > 0 && pause.get() != pauseMs) {
             throw new IllegalStateException(CHANGE + ": pauseMs is " + pauseMs + ", but a side "
               + "open in this JVM reads with the primary paused " + pause.get() + " ms");
           }
+          if (pauseUsers.get() > 0 && secondaryPause.get() != secondaryPauseMs) {
+            throw new IllegalStateException(CHANGE + ": secondaryPauseMs is " + secondaryPauseMs
+              + ", but a side open in this JVM reads with the secondaries paused "
+              + secondaryPause.get() + " ms");
+          }
           pause.set(pauseMs);
+          secondaryPause.set(secondaryPauseMs);
           pauseUsers.incrementAndGet();
         }
         ((AtomicInteger) reg.get("users")).incrementAndGet();
