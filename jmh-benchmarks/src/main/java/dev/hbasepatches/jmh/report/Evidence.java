@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -44,6 +45,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
@@ -75,14 +78,17 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  * Usage: {@code Evidence --jar benchmarks.jar [--root DIR] [--changes a,b] [--forks N]
  * [--report-only] [--list]}. Each change's {@code results/} gets {@code report.md},
  * {@code verdicts.tsv}, {@code run.properties} (commit, hashes of the module's and the
- * benchmarks' {@code src/main}, versions, machine, load, times) and {@code jmh/ID.json} /
- * {@code jmh/ID.log} per target.
+ * benchmarks' {@code src/main}, versions, machine, load, times), {@code jmh/ID.json} per target
+ * and {@code jmh/sides.tsv} (what each target's benchmark printed about its two sides). JMH's
+ * whole output of a target goes to the module's {@code target/evidence/ID.log}, outside the
+ * tree.
  */
 public final class Evidence {
 
   static final String RESOURCE = "targets.tsv";
   static final String REPORT = "report.md";
   static final String VERDICTS = "verdicts.tsv";
+  static final String SIDES = "sides.tsv";
   static final String RUN = "run.properties";
   static final String LOCK = "/tmp/hbasepatches-jmh.lock";
 
@@ -492,6 +498,8 @@ public final class Evidence {
       }
     }
     Files.createDirectories(jmhDir);
+    Path logDir = moduleDir(root, change).resolve("target").resolve("evidence");
+    Files.createDirectories(logDir);
     Properties run = new Properties();
     run.putAll(versions);
     run.setProperty("change", change);
@@ -517,7 +525,7 @@ public final class Evidence {
     storeRun(results, run, change);
     for (Row r : rows) {
       Path json = jmhDir.resolve(r.id() + ".json");
-      Path log = jmhDir.resolve(r.id() + ".log");
+      Path log = logDir.resolve(r.id() + ".log");
       List<String> cmd = new ArrayList<>();
       if (Files.isExecutable(Path.of("/usr/bin/flock"))) {
         cmd.add("/usr/bin/flock");
@@ -541,6 +549,7 @@ public final class Evidence {
       }
       out.printf(Locale.ROOT, "Evidence: %s %s done in %s%n", change, r.id(), minutes(s));
       writeSeconds(results, seconds);
+      addSides(results, r.id(), sideLines(log));
       writeReport(root, change, rows, results, seconds, out);
     }
     run.setProperty("end.utc", Instant.now().toString());
@@ -588,6 +597,81 @@ public final class Evidence {
       s.append(e.getKey()).append('\t').append(e.getValue()).append('\n');
     }
     Files.writeString(results.resolve("jmh/seconds.tsv"), s, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A line a benchmark prints about its sides, possibly behind JMH's iteration label: as a fork
+   * begins, each side's description ({@code # A: }, {@code # B: }) and the check that both
+   * return the same ({@code # both }, {@code # first operation }); as it ends, a side's counters
+   * ({@code A L2 }, {@code # CHANGE MODE }).
+   */
+  private static final Pattern SIDE_LINE = Pattern.compile("(?:Iteration +\\d+: )?((?:# [AB]: |"
+    + "# both |# first operation |[AB] L2 |# [a-z-]+ (?:UPSTREAM|PATCHED|SERIES|BASELINE) ).*)");
+
+  /**
+   * What a benchmark printed about its two sides in a JMH log ({@link #SIDE_LINE}), each
+   * distinct line once, in the order first printed, without a leading {@code # }.
+   */
+  static List<String> sideLines(Path log) throws IOException {
+    Set<String> lines = new LinkedHashSet<>();
+    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+      Matcher m = SIDE_LINE.matcher(line);
+      if (m.matches()) {
+        lines.add(m.group(1).replaceFirst("^# ", "").strip().replace('\t', ' '));
+      }
+    }
+    return new ArrayList<>(lines);
+  }
+
+  /** Adds one target's side lines to {@code jmh/sides.tsv}. */
+  private static void addSides(Path results, String id, List<String> lines) throws IOException {
+    StringBuilder s = new StringBuilder();
+    for (String line : lines) {
+      s.append(id).append('\t').append(line).append('\n');
+    }
+    Files.writeString(results.resolve("jmh").resolve(SIDES), s, StandardCharsets.UTF_8,
+      StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+  }
+
+  /** {@code jmh/sides.tsv}: each target's side lines, by target id. */
+  static Map<String, List<String>> readSides(Path results) throws IOException {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    Path f = results.resolve("jmh").resolve(SIDES);
+    if (Files.isRegularFile(f)) {
+      for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+        int tab = line.indexOf('\t');
+        if (tab > 0) {
+          out.computeIfAbsent(line.substring(0, tab), k -> new ArrayList<>())
+            .add(line.substring(tab + 1));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The report's section of what each target's two sides ran, from {@code jmh/sides.tsv}. */
+  static String sidesSection(List<Row> rows, Path results) throws IOException {
+    Map<String, List<String>> sides = readSides(results);
+    StringBuilder md = new StringBuilder();
+    for (Row r : rows) {
+      List<String> lines = sides.get(r.id());
+      if (lines == null) {
+        continue;
+      }
+      md.append("- ").append(r.id()).append(":\n");
+      for (String line : lines) {
+        md.append("  - `").append(line.replace("`", "'")).append("`\n");
+      }
+    }
+    if (md.length() == 0) {
+      return "";
+    }
+    return "## What each side ran\n\nWhat each benchmark printed about its two sides, every"
+      + " distinct line once: as each fork began, the case, the code each side runs and the check"
+      + " that both return the same; as it ended, where the benchmark counts them, each side's"
+      + " counters. `jmh/sides.tsv` holds them; JMH's whole output of a target is in the module's"
+      + " `target/evidence/ID.log` when the command runs, not kept in the tree.\n\n"
+      + "<details><summary>every line, by target</summary>\n\n" + md + "\n</details>\n\n";
   }
 
   static Map<String, Long> readSeconds(Path results) throws IOException {
@@ -647,6 +731,7 @@ public final class Evidence {
       + " upper bound is at most the target. Anything else is inconclusive.\n\n");
     md.append(seriesSection(outcomes, results));
     md.append(allocationSection(outcomes, results));
+    md.append(sidesSection(rows, results));
     md.append("## Run\n\n");
     List<String> keys = new ArrayList<>(List.of("commit", "module.src.sha"));
     for (String used : USES.getOrDefault(change, List.of())) {
@@ -660,8 +745,7 @@ public final class Evidence {
         md.append("- ").append(key).append(": ").append(run.getProperty(key)).append('\n');
       }
     }
-    md.append("\nPer target: `jmh/ID.json` (JMH's result), `jmh/ID.log` (its output); the JMH"
-      + " options of each:\n\n");
+    md.append("\nPer target: `jmh/ID.json` (JMH's result); the JMH options of each:\n\n");
     for (Row r : rows) {
       md.append("- ").append(r.id()).append(": `").append(String.join(" ", r.jmhOptions()))
         .append("`\n");

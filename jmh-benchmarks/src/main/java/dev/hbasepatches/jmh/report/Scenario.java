@@ -24,6 +24,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -47,7 +49,7 @@ import java.util.stream.Stream;
  *   --root . timeline-failover [--rounds 6]      # runs the rounds, then writes the report
  * java -cp ... Scenario --root . quotas-throttled-users
  * java -cp ... Scenario --root . timeline-latency
- * java -cp ... Scenario --root . --report-only timeline-failover   # the report from raw/ again
+ * java -cp ... Scenario --root . --report-only timeline-failover   # the report again
  * </pre>
  *
  * <p>{@code timeline-failover}: hbase-perf's {@code replicaFailover} (an embedded 3-RegionServer
@@ -57,9 +59,12 @@ import java.util.stream.Stream;
  * TimelineReader): odd rounds abort first with the modes in the order BASELINE, UPSTREAM, PATCHED,
  * even rounds stop first in the reverse order. Each run holds the benchmark lock
  * ({@code /tmp/hbasepatches-jmh.lock}). The report lands in
- * {@code hbase-patches/timeline-reads/results/failover/}, with every run's own output under
- * {@code raw/} and {@code run.properties} (commit, the hashes of the module's and hbase-perf's
- * sources, the machine, the load).
+ * {@code hbase-patches/timeline-reads/results/failover/}, with {@code rounds.tsv} (every round's
+ * values: the report rests on it), {@code runs.tsv} (every run's time, exit code and load) and
+ * {@code run.properties} (commit, the hashes of the module's and hbase-perf's sources, the
+ * machine, the load). Every run's own output (its report, CSVs and log) lands under the module's
+ * {@code target/scenarios/failover/}, outside the tree ({@link #rawOf}); {@code --report-only}
+ * writes the summary again from it when it is there, else the report from the summary alone.
  *
  * <p>{@code quotas-throttled-users}: hbase-perf's {@code throttledUsers} (the HBase blog's
  * two-user quota experiment: a user throttled at 50 requests/second and a free user, two clients
@@ -86,6 +91,8 @@ public final class Scenario {
   static final String[] MODES = { "BASELINE", "UPSTREAM", "PATCHED" };
   static final String[] FAULTS = { "abort", "stop" };
   static final int DEFAULT_ROUNDS = 6;
+  /** Each scenario's summary beside its report: one line per round and mode. */
+  static final String ROUNDS = "rounds.tsv";
 
   private Scenario() {
   }
@@ -244,8 +251,12 @@ public final class Scenario {
         runRounds(root, "timeline-reads", dir, FAILOVER, rounds, Scenario::failoverRuns,
           System.err);
       }
+      if (Files.isDirectory(rawOf(dir))) {
+        writeFailoverRounds(dir.resolve(ROUNDS), readFailover(rawOf(dir)));
+      }
       Files.writeString(dir.resolve("report.md"),
-        failoverReport(readFailover(dir.resolve("raw")), properties(dir)), StandardCharsets.UTF_8);
+        failoverReport(readFailoverRounds(dir.resolve(ROUNDS)), properties(dir)),
+        StandardCharsets.UTF_8);
       out.println("Scenario: wrote " + dir.resolve("report.md"));
     } else if (THROTTLED.equals(scenario)) {
       Path dir = throttledDir(root);
@@ -253,8 +264,11 @@ public final class Scenario {
         checkJars(root, "quotas");
         runRounds(root, "quotas", dir, THROTTLED, rounds, Scenario::throttledRuns, System.err);
       }
+      if (Files.isDirectory(rawOf(dir))) {
+        writeThrottledRounds(dir.resolve(ROUNDS), readThrottled(rawOf(dir)));
+      }
       Files.writeString(dir.resolve("report.md"),
-        throttledReport(readThrottled(dir.resolve("raw")), properties(dir)),
+        throttledReport(readThrottledRounds(dir.resolve(ROUNDS)), properties(dir)),
         StandardCharsets.UTF_8);
       out.println("Scenario: wrote " + dir.resolve("report.md"));
     } else if (LATENCY.equals(scenario)) {
@@ -265,8 +279,13 @@ public final class Scenario {
         runRounds(root, "timeline-reads", dir, LATENCY, rounds,
           (r, raw, round) -> round == 1 ? latencyRuns(r, raw, maven, n) : List.of(), System.err);
       }
+      Path runTsv = rawOf(dir).resolve("scenario").resolve(ROUNDS);
+      if (Files.isRegularFile(runTsv)) {
+        readLatency(runTsv);
+        Files.copy(runTsv, dir.resolve(ROUNDS), StandardCopyOption.REPLACE_EXISTING);
+      }
       Files.writeString(dir.resolve("report.md"),
-        latencyReport(readLatency(dir.resolve("raw")), properties(dir)), StandardCharsets.UTF_8);
+        latencyReport(readLatency(dir.resolve(ROUNDS)), properties(dir)), StandardCharsets.UTF_8);
       out.println("Scenario: wrote " + dir.resolve("report.md"));
     } else {
       throw new BadInputException("unknown scenario " + scenario + " (known: " + FAILOVER + ", "
@@ -274,6 +293,32 @@ public final class Scenario {
     }
     writeDocs(root, out);
     return 0;
+  }
+
+  /**
+   * Where the runs of the scenario whose report is in {@code dir} (a change's
+   * {@code results/FOLDER}) write their own output: the module's {@code target/scenarios/FOLDER},
+   * outside the tree. The report rests on the summary the command keeps beside it,
+   * {@link #ROUNDS}: one line per round and mode.
+   */
+  static Path rawOf(Path dir) {
+    return dir.getParent().getParent().resolve("target").resolve("scenarios")
+      .resolve(dir.getFileName());
+  }
+
+  /** Writes {@code runs} as a TSV: {@code header}, then one line per run. */
+  static <T> void writeRounds(Path tsv, String header, List<T> runs, Function<T, String> line)
+    throws IOException {
+    StringBuilder s = new StringBuilder(header).append('\n');
+    for (T r : runs) {
+      s.append(line.apply(r)).append('\n');
+    }
+    Files.writeString(tsv, s, StandardCharsets.UTF_8);
+  }
+
+  /** A value as the run wrote it: whole numbers without a fraction. */
+  static String num(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 
   static Properties properties(Path dir) throws IOException {
@@ -305,7 +350,7 @@ public final class Scenario {
       "--table=failover", "replicaFailover");
   }
 
-  /** One JVM of a round: its folder under raw/, what the runs table says of it, its command. */
+  /** One JVM of a round: its folder under {@link #rawOf}, what runs.tsv says of it, its command. */
   record Run(String name, String what, List<String> command) {
   }
 
@@ -330,7 +375,7 @@ public final class Scenario {
     RoundPlan plan, PrintStream log) throws IOException, InterruptedException, BadInputException {
     Path moduleSrc = root.resolve("hbase-patches/" + change + "/src/main");
     Path perfSrc = root.resolve("hbase-perf/src/main");
-    Path raw = out.resolve("raw");
+    Path raw = rawOf(out);
     deleteTree(raw);
     Files.createDirectories(raw);
     Properties run = new Properties();
@@ -411,7 +456,7 @@ public final class Scenario {
   }
 
   /**
-   * The run folders under {@code raw/}, {@code r<round>-<kind>} with kind one of {@code kinds}
+   * The run folders under {@code raw} ({@link #rawOf}), {@code r<round>-<kind>} with kind one of {@code kinds}
    * (a regex alternation), in name order, each with its match (group 1 the round, 2 the kind).
    */
   static Map<Path, Matcher> runFolders(Path raw, String kinds)
@@ -458,7 +503,7 @@ public final class Scenario {
     }
   }
 
-  /** Every mode row of every run under {@code raw/r<N>-<fault>/replicaFailover.csv}. */
+  /** Every mode row of every run's {@code r<N>-<fault>/replicaFailover.csv} under {@code raw}. */
   static List<ModeRun> readFailover(Path raw) throws IOException, BadInputException {
     List<ModeRun> out = new ArrayList<>();
     for (Map.Entry<Path, Matcher> run : runFolders(raw, "abort|stop").entrySet()) {
@@ -475,6 +520,32 @@ public final class Scenario {
           Long.parseLong(c[t.col("reads after fault")]),
           Long.parseLong(c[t.col("within 50 ms after fault (reads)")])));
       }
+    }
+    return out;
+  }
+
+  static final String FAILOVER_ROUNDS = "round\tfault\tmode\treads\tfailed\tempty_or_wrong\tstale"
+    + "\tmax_after_fault_ms\tp99_after_fault_ms\treads_after_fault\twithin_target_after_fault";
+
+  static void writeFailoverRounds(Path tsv, List<ModeRun> runs) throws IOException {
+    writeRounds(tsv, FAILOVER_ROUNDS, runs, r -> String.join("\t", Integer.toString(r.round()),
+      r.fault(), r.mode(), num(r.reads()), num(r.failed()), num(r.empty()), num(r.stale()),
+      num(r.maxAfterFaultMs()), num(r.p99AfterFaultMs()), num(r.readsAfterFault()),
+      num(r.withinAfterFault())));
+  }
+
+  /** The failover scenario's {@link #ROUNDS}: every mode of every round and fault. */
+  static List<ModeRun> readFailoverRounds(Path tsv) throws IOException, BadInputException {
+    Table t = Table.read(tsv, "\t", FAILOVER_ROUNDS.split("\t"));
+    List<ModeRun> out = new ArrayList<>();
+    for (String[] c : t.rows()) {
+      out.add(new ModeRun(Integer.parseInt(c[t.col("round")]), c[t.col("fault")],
+        c[t.col("mode")], Long.parseLong(c[t.col("reads")]), Long.parseLong(c[t.col("failed")]),
+        Long.parseLong(c[t.col("empty_or_wrong")]), Long.parseLong(c[t.col("stale")]),
+        Double.parseDouble(c[t.col("max_after_fault_ms")]),
+        Double.parseDouble(c[t.col("p99_after_fault_ms")]),
+        Long.parseLong(c[t.col("reads_after_fault")]),
+        Long.parseLong(c[t.col("within_target_after_fault")])));
     }
     return out;
   }
@@ -530,8 +601,7 @@ public final class Scenario {
     StringBuilder s = new StringBuilder();
     s.append("# timeline-reads: TIMELINE reads through a RegionServer abort and graceful stop\n\n");
     s.append(madeBy(run));
-    s.append("Each run is hbase-perf's `replicaFailover` (`raw/r<round>-<fault>/`, its own report"
-      + " and CSVs): an embedded 3-RegionServer minicluster, one region with three replicas (the"
+    s.append("Each run is hbase-perf's `replicaFailover`: an embedded 3-RegionServer minicluster, one region with three replicas (the"
       + " primary away from `hbase:meta`'s server), 10,000 rows loaded and flushed, open-loop Gets"
       + " at 100/s for 10 s, latency from each read's intended start, the primary's server aborted"
       + " or stopped gracefully at 3 s. The three modes run one after another, each on the"
@@ -613,9 +683,11 @@ public final class Scenario {
           .append(String.join(", ", cells)).append(" |\n");
       }
     }
-    s.append("\nEach run's timeline (slowest read per 250 ms, chart and CSV) is in its"
-      + " `raw/r<round>-<fault>/replicaFailover.md`; `runs.tsv` has every run's time, exit code"
-      + " and load average before and after.\n");
+    s.append("\n`rounds.tsv` has every round's values (this report is computed from it), `runs.tsv`"
+      + " every run's time, exit code and load average before and after. Each run's own report,"
+      + " with its timeline (slowest read per 250 ms, chart and CSV), lands in"
+      + " `hbase-patches/timeline-reads/target/scenarios/failover/r<round>-<fault>/` when the"
+      + " command runs; it is not kept in the tree.\n");
     return s.toString().replace("\n\n\n", "\n\n");
   }
 
@@ -657,7 +729,7 @@ public final class Scenario {
     return out;
   }
 
-  /** Every run under {@code raw/r<N>-<patched|upstream>/throttledUsers.csv}. */
+  /** Every run's {@code r<N>-<patched|upstream>/throttledUsers.csv} under {@code raw}. */
   static List<ThrottledRun> readThrottled(Path raw) throws IOException, BadInputException {
     List<ThrottledRun> out = new ArrayList<>();
     for (Map.Entry<Path, Matcher> run : runFolders(raw, "patched|upstream").entrySet()) {
@@ -695,6 +767,28 @@ public final class Scenario {
     return out;
   }
 
+  static final String THROTTLED_ROUNDS = "round\tmode\tthrottled_admitted_per_s\tfree_per_s"
+    + "\trefused\tfailed\twrong";
+
+  static void writeThrottledRounds(Path tsv, List<ThrottledRun> runs) throws IOException {
+    writeRounds(tsv, THROTTLED_ROUNDS, runs, r -> String.join("\t", Integer.toString(r.round()),
+      r.mode(), num(r.throttledPerSecond()), num(r.freePerSecond()), num(r.refused()),
+      num(r.failed()), num(r.wrong())));
+  }
+
+  /** The throttled-users scenario's {@link #ROUNDS}: both modes of every round. */
+  static List<ThrottledRun> readThrottledRounds(Path tsv) throws IOException, BadInputException {
+    Table t = Table.read(tsv, "\t", THROTTLED_ROUNDS.split("\t"));
+    List<ThrottledRun> out = new ArrayList<>();
+    for (String[] c : t.rows()) {
+      out.add(new ThrottledRun(Integer.parseInt(c[t.col("round")]), c[t.col("mode")],
+        Double.parseDouble(c[t.col("throttled_admitted_per_s")]),
+        Double.parseDouble(c[t.col("free_per_s")]), Long.parseLong(c[t.col("refused")]),
+        Long.parseLong(c[t.col("failed")]), Long.parseLong(c[t.col("wrong")])));
+    }
+    return out;
+  }
+
   /** Within the tolerance of the limit: met when the whole interval is, not met when none is. */
   static String withinLimit(ForkStats.Interval i) {
     double lo = 1 - LIMIT_TOLERANCE;
@@ -712,8 +806,7 @@ public final class Scenario {
     StringBuilder s = new StringBuilder();
     s.append("# quotas: two users, one throttled, on one RegionServer\n\n");
     s.append(madeBy(run));
-    s.append("Each run is hbase-perf's `throttledUsers` (`raw/r<round>-<mode>/`, its own report,"
-      + " CSV per second and output), the HBase blog's two-user quota experiment (HBASE-11598) on"
+    s.append("Each run is hbase-perf's `throttledUsers`, the HBase blog's two-user quota experiment (HBASE-11598) on"
       + " an embedded minicluster: two users with two clients each read the same 10,000-row"
       + " table at once, client retries off; `perf_throttled` has a ")
       .append((int) LIMIT_PER_SECOND).append(" requests/second throttle, `perf_free` none; 3 s"
@@ -768,7 +861,11 @@ public final class Scenario {
         s.append("| ").append(mode).append(" | ").append(String.join(", ", cells)).append(" |\n");
       }
     }
-    s.append("\n`runs.tsv` has every run's time, exit code and load average before and after.\n");
+    s.append("\n`rounds.tsv` has every round's values (this report is computed from it), `runs.tsv`"
+      + " every run's time, exit code and load average before and after. Each run's own report,"
+      + " CSV per second and output land in"
+      + " `hbase-patches/quotas/target/scenarios/throttled-users/r<round>-<mode>/` when the"
+      + " command runs; they are not kept in the tree.\n");
     return s.toString();
   }
 
@@ -815,9 +912,8 @@ public final class Scenario {
     return List.of(new Run("scenario", rounds + " rounds in one JVM", cmd));
   }
 
-  /** Every run's line of {@code raw/scenario/rounds.tsv}. */
-  static List<LatencyRun> readLatency(Path raw) throws IOException, BadInputException {
-    Path tsv = raw.resolve("scenario/rounds.tsv");
+  /** Every run's line of the latency scenario's {@code rounds.tsv}. */
+  static List<LatencyRun> readLatency(Path tsv) throws IOException, BadInputException {
     if (!Files.isRegularFile(tsv)) {
       throw new BadInputException("no " + tsv + " (the scenario did not finish, or an older"
         + " TimelineLatencyScenario without it)");
@@ -867,9 +963,8 @@ public final class Scenario {
     StringBuilder s = new StringBuilder();
     s.append("# timeline-reads: TIMELINE read latency under a slow, paused or healthy primary\n\n");
     s.append(madeBy(run));
-    s.append("The run is `TimelineLatencyScenario` (timeline-reads' tests, `-Ptimeline-scenario`;"
-      + " `raw/scenario/`: every read with the Gets the servers saw for it, the run log, its own"
-      + " summaries): a 3-RegionServer minicluster in one JVM, one region with three replicas"
+    s.append("The run is `TimelineLatencyScenario` (timeline-reads' tests,"
+      + " `-Ptimeline-scenario`): a 3-RegionServer minicluster in one JVM, one region with three replicas"
       + " (one per server, the primary away from `hbase:meta`'s), 10,000 flushed rows, a writer at"
       + " about 100 puts/s, open-loop TIMELINE Gets at 100/s (Poisson) for 8 s per mode and fault,"
       + " latency from each read's intended start, the Gets every replica served counted on the"
@@ -970,13 +1065,16 @@ public final class Scenario {
         }
       }
     }
-    s.append("\n`raw/scenario/runs.md` is the run's log (every run's line with the load average"
-      + " before and after, and the reader's counters for PATCHED: hedges, budget refusals,"
-      + " demoted reads); `raw/scenario/reads/` has every read.\n");
+    s.append("\n`rounds.tsv` has every round's values (this report is computed from it). The run's"
+      + " own output lands in `hbase-patches/timeline-reads/target/scenarios/latency/scenario/`"
+      + " when the command runs, not kept in the tree: `runs.md`, the run's log (every run's line"
+      + " with the load average before and after, and the reader's counters for PATCHED: hedges,"
+      + " budget refusals, demoted reads), and `reads/`, every read with the Gets the servers saw"
+      + " for it.\n");
     return s.toString();
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -18,6 +18,7 @@
 package dev.hbasepatches.jmh.report;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -329,5 +330,37 @@ public class EvidenceTest {
     c = Evidence.current(root, all, "checksum-overlay");
     assertTrue(c.stale());
     assertEquals("the checksum module's code changed since", c.staleWhy());
+  }
+
+  /**
+   * What a benchmark prints about its sides survives its JMH log: the side lines (behind JMH's
+   * iteration label too), each distinct one once, in the report's section by target.
+   */
+  @Test
+  public void theSidesEachTargetRanAreKeptFromItsLog() throws Exception {
+    Path log = tmp.newFile("t.log").toPath();
+    Files.writeString(log, String.join("\n", "# JMH version: 1.37", "# Fork: 1 of 5",
+      "# A: checksum UPSTREAM buffers=HEAP", "# B: checksum PATCHED buffers=HEAP",
+      "# both generate the same 65552-byte block", "Iteration   1: 1000.0 ops/s",
+      "Iteration  16: # timeline-reads PATCHED slowPrimary/3/50: 10 reads, 2 stale answers",
+      "A L2 BucketCache hits=1 hitRatio=0.2", "# Fork: 2 of 5",
+      "# A: checksum UPSTREAM buffers=HEAP", "# B: checksum PATCHED buffers=HEAP",
+      "# Benchmark mode: Throughput, ops/time", "B L2 SlabBlockCache{blocks=90} hits=9", ""));
+    assertEquals(List.of("A: checksum UPSTREAM buffers=HEAP", "B: checksum PATCHED buffers=HEAP",
+      "both generate the same 65552-byte block",
+      "timeline-reads PATCHED slowPrimary/3/50: 10 reads, 2 stale answers",
+      "A L2 BucketCache hits=1 hitRatio=0.2", "B L2 SlabBlockCache{blocks=90} hits=9"),
+      Evidence.sideLines(log));
+    Path results = tmp.newFolder("results").toPath();
+    Files.createDirectories(results.resolve("jmh"));
+    Files.writeString(results.resolve("jmh").resolve(Evidence.SIDES),
+      "heap\tA: `x` UPSTREAM\nheap\tB: PATCHED\nother\tA: not a row here\n");
+    String md = Evidence.sidesSection(List.of(sides("heap", "B", "checksum:HEAP", "UPSTREAM",
+      "PATCHED")), results);
+    assertTrue(md, md.startsWith("## What each side ran"));
+    assertTrue(md, md.contains("- heap:\n  - `A: 'x' UPSTREAM`\n  - `B: PATCHED`\n"));
+    assertFalse(md, md.contains("not a row here"));
+    assertEquals("", Evidence.sidesSection(List.of(sides("none", "B", "checksum:HEAP",
+      "UPSTREAM", "PATCHED")), results));
   }
 }

@@ -35,7 +35,8 @@ import org.junit.rules.TemporaryFolder;
 
 /**
  * The scenario report from runs written as hbase-perf's replicaFailover writes them: the right
- * rounds per mode, verdicts from the intervals, no bound below zero, bad arguments named.
+ * rounds per mode, verdicts from the intervals, no bound below zero, bad arguments named; the
+ * summary kept in the tree ({@code rounds.tsv}) holds what the runs' own output held.
  */
 public class ScenarioTest {
 
@@ -52,7 +53,7 @@ public class ScenarioTest {
     Path out = Scenario.failoverDir(root);
     for (int r = 1; r <= rounds; r++) {
       for (String fault : Scenario.faultsOf(r)) {
-        Path dir = out.resolve("raw/r" + r + "-" + fault);
+        Path dir = Scenario.rawOf(out).resolve("r" + r + "-" + fault);
         Files.createDirectories(dir);
         double jitter = 1 + 0.05 * r;
         Files.writeString(dir.resolve("replicaFailover.csv"), HEADER + "\n"
@@ -64,6 +65,7 @@ public class ScenarioTest {
           + ",0.99,1.0,12,700,700\n", StandardCharsets.UTF_8);
       }
     }
+    Files.createDirectories(out);
     Files.writeString(out.resolve("run.properties"), "command=the command\ncommit=abc\nrounds="
       + rounds + "\n", StandardCharsets.UTF_8);
     return root;
@@ -92,6 +94,16 @@ public class ScenarioTest {
     // No interval of a positive quantity or a share has a bound below zero.
     assertFalse(report, report.matches("(?s).*\\[-.*"));
     assertTrue(report, report.contains("the command") && report.contains("commit abc"));
+    // The summary kept in the tree makes the same report without the runs' own output.
+    Path rounds = Scenario.failoverDir(root).resolve(Scenario.ROUNDS);
+    assertEquals(1 + 6 * 2 * 3, Files.readAllLines(rounds).size());
+    assertEquals(Scenario.readFailover(Scenario.rawOf(Scenario.failoverDir(root))),
+      Scenario.readFailoverRounds(rounds));
+    Scenario.deleteTree(Scenario.rawOf(Scenario.failoverDir(root)));
+    Files.delete(Scenario.failoverDir(root).resolve("report.md"));
+    assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
+      Scenario.FAILOVER }, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+    assertEquals(report, Files.readString(Scenario.failoverDir(root).resolve("report.md")));
   }
 
   @Test
@@ -99,8 +111,8 @@ public class ScenarioTest {
     Path root = tmp.getRoot().toPath();
     Path out = Scenario.throttledDir(root);
     for (int r = 1; r <= 5; r++) {
-      for (Scenario.Run run : Scenario.throttledRuns(root, out.resolve("raw"), r)) {
-        Path dir = out.resolve("raw").resolve(run.name());
+      for (Scenario.Run run : Scenario.throttledRuns(root, Scenario.rawOf(out), r)) {
+        Path dir = Scenario.rawOf(out).resolve(run.name());
         Files.createDirectories(dir);
         boolean patched = run.name().endsWith("patched");
         double throttled = patched ? 50.0 : 38 + 0.3 * r;
@@ -111,6 +123,7 @@ public class ScenarioTest {
           StandardCharsets.UTF_8);
       }
     }
+    Files.createDirectories(out);
     Files.writeString(out.resolve("run.properties"), "command=c\ncommit=abc\nrounds=5\n",
       StandardCharsets.UTF_8);
     assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
@@ -125,6 +138,8 @@ public class ScenarioTest {
       && patched.contains("| 2000 |") && patched.contains("| 0 / 0 |"));
     assertTrue(report, report.contains("Paired by round, PATCHED / UPSTREAM"));
     assertFalse(report, report.matches("(?s).*\\[-.*"));
+    assertEquals(Scenario.readThrottled(Scenario.rawOf(out)),
+      Scenario.readThrottledRounds(out.resolve(Scenario.ROUNDS)));
   }
 
   /**
@@ -136,7 +151,7 @@ public class ScenarioTest {
   public void theLatencyReportJudgesEachTargetFromItsInterval() throws Exception {
     Path root = tmp.getRoot().toPath();
     Path dir = Scenario.latencyDir(root);
-    Files.createDirectories(dir.resolve("raw/scenario"));
+    Path raw = Files.createDirectories(Scenario.rawOf(dir).resolve("scenario"));
     StringBuilder tsv = new StringBuilder("fault\tmode\tround\treads\tp50_ms\tp99_ms\tmax_ms"
       + "\tserver_gets\tstale\terrors\tempty\tload_before\tload_after\n");
     for (int r = 1; r <= 6; r++) {
@@ -159,7 +174,8 @@ public class ScenarioTest {
         tsv.append(l).append("\t1.0\t1.1\n");
       }
     }
-    Files.writeString(dir.resolve("raw/scenario/rounds.tsv"), tsv, StandardCharsets.UTF_8);
+    Files.writeString(raw.resolve(Scenario.ROUNDS), tsv, StandardCharsets.UTF_8);
+    Files.createDirectories(dir);
     Files.writeString(dir.resolve("run.properties"), "command=c\ncommit=abc\nrounds=6\n",
       StandardCharsets.UTF_8);
     assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
@@ -180,6 +196,7 @@ public class ScenarioTest {
     assertEquals(report, 9, report.lines().filter(l -> l.matches("\\| (healthy primary|primary"
       + " paused|primary 20 ms).*\\| 6 \\| 4800 \\|.*")).count());
     assertFalse(report, report.matches("(?s).*\\[-.*"));
+    assertEquals(tsv.toString(), Files.readString(dir.resolve(Scenario.ROUNDS)));
   }
 
   @Test
@@ -200,16 +217,18 @@ public class ScenarioTest {
     assertTrue("no committed failover scenario at " + failover,
       Files.isRegularFile(failover.resolve("report.md")));
     assertEquals(Files.readString(failover.resolve("report.md")), Scenario.failoverReport(
-      Scenario.readFailover(failover.resolve("raw")), Scenario.properties(failover)));
+      Scenario.readFailoverRounds(failover.resolve(Scenario.ROUNDS)),
+      Scenario.properties(failover)));
     Path latency = Scenario.latencyDir(root);
     if (Files.isRegularFile(latency.resolve("report.md"))) {
       assertEquals(Files.readString(latency.resolve("report.md")), Scenario.latencyReport(
-        Scenario.readLatency(latency.resolve("raw")), Scenario.properties(latency)));
+        Scenario.readLatency(latency.resolve(Scenario.ROUNDS)), Scenario.properties(latency)));
     }
     Path throttled = Scenario.throttledDir(root);
     if (Files.isRegularFile(throttled.resolve("report.md"))) {
       assertEquals(Files.readString(throttled.resolve("report.md")), Scenario.throttledReport(
-        Scenario.readThrottled(throttled.resolve("raw")), Scenario.properties(throttled)));
+        Scenario.readThrottledRounds(throttled.resolve(Scenario.ROUNDS)),
+        Scenario.properties(throttled)));
     }
     String readme = MarkedBlock.between(Files.readString(root.resolve("README.md")),
       Scenario.BEGIN, Scenario.END);
@@ -288,13 +307,13 @@ public class ScenarioTest {
   @Test
   public void runsWithoutTheCountColumnsAreRefused() throws Exception {
     Path root = tmp.getRoot().toPath();
-    Path dir = Scenario.failoverDir(root).resolve("raw/r1-abort");
+    Path dir = Scenario.rawOf(Scenario.failoverDir(root)).resolve("r1-abort");
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("replicaFailover.csv"), "mode,reads,failed,empty or wrong,"
       + "stale,p50 ms,p99 ms,max ms,max after fault ms,within 50 ms,within 50 ms after fault,"
       + "p99 after fault ms\nPATCHED (TimelineReader),1,0,0,0,1,1,1,1,1,1,1\n");
     try {
-      Scenario.readFailover(Scenario.failoverDir(root).resolve("raw"));
+      Scenario.readFailover(Scenario.rawOf(Scenario.failoverDir(root)));
       fail();
     } catch (BadInputException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("reads after fault"));
