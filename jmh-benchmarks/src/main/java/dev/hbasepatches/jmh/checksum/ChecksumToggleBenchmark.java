@@ -21,6 +21,7 @@ import dev.hbasepatches.checksum.BlockLayout;
 import dev.hbasepatches.checksum.MalformedBlockException;
 import dev.hbasepatches.jmh.AbbaSlots;
 import dev.hbasepatches.jmh.AbbaToggleBenchmark;
+import dev.hbasepatches.jmh.SideLines;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.util.ChecksumType;
@@ -90,7 +91,7 @@ public class ChecksumToggleBenchmark extends AbbaToggleBenchmark {
     blockA = new ChecksumBlockFixture(modeA, buffer, checksumType, bytesPerChecksum, blockSize);
     blockB = new ChecksumBlockFixture(modeB, buffer, checksumType, bytesPerChecksum, blockSize);
     checkSameWork(blockA, blockB);
-    System.out.println("# A: " + blockA + "\n# B: " + blockB + "\n# both generate the same "
+    SideLines.print("A: " + blockA, "B: " + blockB, "both generate the same "
       + blockA.contents().length + "-byte block, pass it, and fail it with a data byte changed");
   }
 

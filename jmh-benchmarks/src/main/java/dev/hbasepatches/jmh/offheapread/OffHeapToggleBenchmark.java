@@ -19,6 +19,7 @@ package dev.hbasepatches.jmh.offheapread;
 
 import dev.hbasepatches.jmh.AbbaSlots;
 import dev.hbasepatches.jmh.AbbaToggleBenchmark;
+import dev.hbasepatches.jmh.SideLines;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -113,7 +114,7 @@ public class OffHeapToggleBenchmark extends AbbaToggleBenchmark {
             + modeB);
         }
       }
-      System.out.println("# A: " + fixtureA + "\n# B: " + fixtureB + "\n# both hold " + cellsA
+      SideLines.print("A: " + fixtureA, "B: " + fixtureB, "both hold " + cellsA
         + " cells and return the same bytes for the same reads");
     } catch (IOException | RuntimeException e) {
       try {
@@ -130,12 +131,13 @@ public class OffHeapToggleBenchmark extends AbbaToggleBenchmark {
   public void tearDown() throws IOException {
     try {
       if (fixtureA != null) {
-        System.out.println("\nA " + fixtureA.close());
+        System.out.println();
+        SideLines.print("A " + fixtureA.close());
         fixtureA = null;
       }
     } finally {
       if (fixtureB != null) {
-        System.out.println("B " + fixtureB.close());
+        SideLines.print("B " + fixtureB.close());
         fixtureB = null;
       }
     }

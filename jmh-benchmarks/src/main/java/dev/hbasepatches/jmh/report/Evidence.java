@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.report;
 
+import dev.hbasepatches.jmh.SideLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -600,24 +601,22 @@ public final class Evidence {
   }
 
   /**
-   * A line a benchmark prints about its sides, possibly behind JMH's iteration label: as a fork
-   * begins, each side's description ({@code # A: }, {@code # B: }) and the check that both
-   * return the same ({@code # both }, {@code # first operation }); as it ends, a side's counters
-   * ({@code A L2 }, {@code # CHANGE MODE }).
+   * A line a benchmark printed about its sides ({@link SideLines}), possibly behind JMH's
+   * iteration label (a side that prints as it closes, mid-iteration).
    */
-  private static final Pattern SIDE_LINE = Pattern.compile("(?:Iteration +\\d+: )?((?:# [AB]: |"
-    + "# both |# first operation |[AB] L2 |# [a-z-]+ (?:UPSTREAM|PATCHED|SERIES|BASELINE) ).*)");
+  private static final Pattern SIDE_LINE = Pattern.compile("(?:Iteration +\\d+: )?"
+    + Pattern.quote(SideLines.MARK) + "(.*)");
 
   /**
    * What a benchmark printed about its two sides in a JMH log ({@link #SIDE_LINE}), each
-   * distinct line once, in the order first printed, without a leading {@code # }.
+   * distinct line once, in the order first printed, without the mark.
    */
   static List<String> sideLines(Path log) throws IOException {
     Set<String> lines = new LinkedHashSet<>();
     for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
       Matcher m = SIDE_LINE.matcher(line);
       if (m.matches()) {
-        lines.add(m.group(1).replaceFirst("^# ", "").strip().replace('\t', ' '));
+        lines.add(m.group(1).strip().replace('\t', ' '));
       }
     }
     return new ArrayList<>(lines);

@@ -64,7 +64,7 @@ import java.util.stream.Stream;
  * {@code run.properties} (commit, the hashes of the module's and hbase-perf's sources, the
  * machine, the load). Every run's own output (its report, CSVs and log) lands under the module's
  * {@code target/scenarios/failover/}, outside the tree ({@link #rawOf}); {@code --report-only}
- * writes the summary again from it when it is there, else the report from the summary alone.
+ * writes the report again from the summary alone.
  *
  * <p>{@code quotas-throttled-users}: hbase-perf's {@code throttledUsers} (the HBase blog's
  * two-user quota experiment: a user throttled at 50 requests/second and a free user, two clients
@@ -250,8 +250,6 @@ public final class Scenario {
         checkJars(root, "timeline-reads");
         runRounds(root, "timeline-reads", dir, FAILOVER, rounds, Scenario::failoverRuns,
           System.err);
-      }
-      if (Files.isDirectory(rawOf(dir))) {
         writeFailoverRounds(dir.resolve(ROUNDS), readFailover(rawOf(dir)));
       }
       Files.writeString(dir.resolve("report.md"),
@@ -263,8 +261,6 @@ public final class Scenario {
       if (!reportOnly) {
         checkJars(root, "quotas");
         runRounds(root, "quotas", dir, THROTTLED, rounds, Scenario::throttledRuns, System.err);
-      }
-      if (Files.isDirectory(rawOf(dir))) {
         writeThrottledRounds(dir.resolve(ROUNDS), readThrottled(rawOf(dir)));
       }
       Files.writeString(dir.resolve("report.md"),
@@ -278,11 +274,8 @@ public final class Scenario {
         int n = rounds;
         runRounds(root, "timeline-reads", dir, LATENCY, rounds,
           (r, raw, round) -> round == 1 ? latencyRuns(r, raw, maven, n) : List.of(), System.err);
-      }
-      Path runTsv = rawOf(dir).resolve("scenario").resolve(ROUNDS);
-      if (Files.isRegularFile(runTsv)) {
-        readLatency(runTsv);
-        Files.copy(runTsv, dir.resolve(ROUNDS), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(rawOf(dir).resolve("scenario").resolve(ROUNDS), dir.resolve(ROUNDS),
+          StandardCopyOption.REPLACE_EXISTING);
       }
       Files.writeString(dir.resolve("report.md"),
         latencyReport(readLatency(dir.resolve(ROUNDS)), properties(dir)), StandardCharsets.UTF_8);
@@ -456,8 +449,8 @@ public final class Scenario {
   }
 
   /**
-   * The run folders under {@code raw} ({@link #rawOf}), {@code r<round>-<kind>} with kind one of {@code kinds}
-   * (a regex alternation), in name order, each with its match (group 1 the round, 2 the kind).
+   * The run folders under {@code raw} ({@link #rawOf}), {@code r<round>-<kind>} with kind one of
+   * {@code kinds} (a regex alternation), in name order, each with its match (group 1 the round, 2 the kind).
    */
   static Map<Path, Matcher> runFolders(Path raw, String kinds)
     throws IOException, BadInputException {
@@ -601,8 +594,8 @@ public final class Scenario {
     StringBuilder s = new StringBuilder();
     s.append("# timeline-reads: TIMELINE reads through a RegionServer abort and graceful stop\n\n");
     s.append(madeBy(run));
-    s.append("Each run is hbase-perf's `replicaFailover`: an embedded 3-RegionServer minicluster, one region with three replicas (the"
-      + " primary away from `hbase:meta`'s server), 10,000 rows loaded and flushed, open-loop Gets"
+    s.append("Each run is hbase-perf's `replicaFailover`: an embedded 3-RegionServer minicluster,"
+      + " one region with three replicas (the primary away from `hbase:meta`'s server), 10,000 rows loaded and flushed, open-loop Gets"
       + " at 100/s for 10 s, latency from each read's intended start, the primary's server aborted"
       + " or stopped gracefully at 3 s. The three modes run one after another, each on the"
       + " cluster restored to three servers: odd rounds abort first with BASELINE, UPSTREAM,"
@@ -806,8 +799,8 @@ public final class Scenario {
     StringBuilder s = new StringBuilder();
     s.append("# quotas: two users, one throttled, on one RegionServer\n\n");
     s.append(madeBy(run));
-    s.append("Each run is hbase-perf's `throttledUsers`, the HBase blog's two-user quota experiment (HBASE-11598) on"
-      + " an embedded minicluster: two users with two clients each read the same 10,000-row"
+    s.append("Each run is hbase-perf's `throttledUsers`, the HBase blog's two-user quota"
+      + " experiment (HBASE-11598) on an embedded minicluster: two users with two clients each read the same 10,000-row"
       + " table at once, client retries off; `perf_throttled` has a ")
       .append((int) LIMIT_PER_SECOND).append(" requests/second throttle, `perf_free` none; 3 s"
         + " warm-up, 10 s measured; a refused read waits the interval the server gave."
@@ -964,8 +957,8 @@ public final class Scenario {
     s.append("# timeline-reads: TIMELINE read latency under a slow, paused or healthy primary\n\n");
     s.append(madeBy(run));
     s.append("The run is `TimelineLatencyScenario` (timeline-reads' tests,"
-      + " `-Ptimeline-scenario`): a 3-RegionServer minicluster in one JVM, one region with three replicas"
-      + " (one per server, the primary away from `hbase:meta`'s), 10,000 flushed rows, a writer at"
+      + " `-Ptimeline-scenario`): a 3-RegionServer minicluster in one JVM, one region with three"
+      + " replicas (one per server, the primary away from `hbase:meta`'s), 10,000 flushed rows, a writer at"
       + " about 100 puts/s, open-loop TIMELINE Gets at 100/s (Poisson) for 8 s per mode and fault,"
       + " latency from each read's intended start, the Gets every replica served counted on the"
       + " servers. Each round runs three faults one after another (a healthy primary; the primary"

@@ -19,6 +19,7 @@ package dev.hbasepatches.jmh.series;
 
 import dev.hbasepatches.jmh.AbbaSlots;
 import dev.hbasepatches.jmh.AbbaToggleBenchmark;
+import dev.hbasepatches.jmh.SideLines;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -100,8 +101,8 @@ public class SeriesToggleBenchmark extends AbbaToggleBenchmark {
       throw new IllegalStateException(target + ": " + a + "'s first operation "
         + "returned " + firstA + ", " + b + "'s " + firstB);
     }
-    System.out.println("# A: " + sideA.describe() + "\n# B: " + sideB.describe()
-      + "\n# first operation returned " + firstA + " on both");
+    SideLines.print("A: " + sideA.describe(), "B: " + sideB.describe(),
+      "first operation returned " + firstA + " on both");
   }
 
   @TearDown(Level.Trial)

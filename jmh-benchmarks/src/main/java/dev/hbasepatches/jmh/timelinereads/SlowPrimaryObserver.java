@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Get;
@@ -34,9 +33,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * The region observer of the timeline benchmark's table, on the (stock) RegionServers: counts
  * every Get each replica serves and makes the primary (replica 0) slow for the rows whose key
- * starts with {@link #SLOW_PREFIX}: it sleeps {@link #PAUSE_MS} before serving them. Secondaries
- * sleep {@link #SECONDARY_PAUSE_MS} before serving those rows (0 unless a test sets it: they serve
- * every row at once). Answers are left as they are, so every replica returns the same cells.
+ * starts with {@link #SLOW_PREFIX}: it sleeps {@link #PAUSES_MS}[0] before serving them.
+ * Secondaries sleep {@link #PAUSES_MS}[1] before serving those rows (0 unless a test sets it: they
+ * serve every row at once). Answers are left as they are, so every replica returns the same cells.
  * <p>
  * The state is static in the class loader that runs the cluster ({@link TimelineCluster}); the
  * benchmark's sides, in loaders of their own, reach the same objects through JDK types only.
@@ -49,10 +48,11 @@ public class SlowPrimaryObserver implements RegionCoprocessor, RegionObserver {
 
   /** Gets served, index = replica id (0 the primary). */
   static final AtomicLongArray GETS = new AtomicLongArray(4);
-  /** How long the primary sleeps before serving a slow row, in milliseconds. */
-  static final AtomicLong PAUSE_MS = new AtomicLong();
-  /** How long a secondary sleeps before serving a slow row, in milliseconds. */
-  static final AtomicLong SECONDARY_PAUSE_MS = new AtomicLong();
+  /**
+   * How long a replica sleeps before serving a slow row, in milliseconds: index 0 the primary,
+   * index 1 every secondary.
+   */
+  static final AtomicLongArray PAUSES_MS = new AtomicLongArray(2);
 
   @Override
   public Optional<RegionObserver> getRegionObserver() {
@@ -64,7 +64,7 @@ public class SlowPrimaryObserver implements RegionCoprocessor, RegionObserver {
     List<Cell> result) throws IOException {
     int replica = c.getEnvironment().getRegionInfo().getReplicaId();
     GETS.incrementAndGet(Math.min(replica, GETS.length() - 1));
-    long pause = replica == 0 ? PAUSE_MS.get() : SECONDARY_PAUSE_MS.get();
+    long pause = PAUSES_MS.get(replica == 0 ? 0 : 1);
     if (pause > 0 && Bytes.startsWith(get.getRow(), SLOW)) {
       try {
         Thread.sleep(pause);

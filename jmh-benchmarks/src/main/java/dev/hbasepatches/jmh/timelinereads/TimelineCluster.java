@@ -63,8 +63,8 @@ public final class TimelineCluster {
   /**
    * Starts the cluster and loads the table; returns, as JDK types only: {@code conf} (the
    * {@link #CLIENT_KEYS}), {@code gets} (the observer's Gets per replica, an
-   * {@code AtomicLongArray}), {@code pauseMs} (the primary's pause, an {@code AtomicLong}),
-   * {@code secondaryPauseMs} (the secondaries' pause, an {@code AtomicLong}),
+   * {@code AtomicLongArray}), {@code pausesMs} (the primary's and the secondaries' pauses, an
+   * {@code AtomicLongArray}),
    * {@code stop} (a {@code Runnable}) and {@code what} (a description).
    */
   public static Map<String, Object> start() throws Exception {
@@ -125,8 +125,7 @@ public final class TimelineCluster {
     Map<String, Object> held = new HashMap<>();
     held.put("conf", conf);
     held.put("gets", SlowPrimaryObserver.GETS);
-    held.put("pauseMs", SlowPrimaryObserver.PAUSE_MS);
-    held.put("secondaryPauseMs", SlowPrimaryObserver.SECONDARY_PAUSE_MS);
+    held.put("pausesMs", SlowPrimaryObserver.PAUSES_MS);
     held.put("stop", stop);
     held.put("what", "3-RegionServer minicluster (stock HBase), table " + TABLE
       + " with region replication 3, " + ROWS + " fast and " + ROWS + " slow rows of one "

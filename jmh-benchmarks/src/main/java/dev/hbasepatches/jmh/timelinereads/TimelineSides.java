@@ -17,6 +17,7 @@
  */
 package dev.hbasepatches.jmh.timelinereads;
 
+import dev.hbasepatches.jmh.SideLines;
 import dev.hbasepatches.jmh.series.SideLoader;
 import dev.hbasepatches.jmh.series.SideWorkload;
 import dev.hbasepatches.testkit.LocalRegion;
@@ -38,7 +39,6 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -97,7 +97,8 @@ public final class TimelineSides {
   static final int VALUE_BYTES = 100;
   private static final long SEED = 4242L;
   private static final String CHANGE = "timeline-reads";
-  private static final String CASES = "slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs[/secondaryPauseMs]]]]";
+  private static final String CASES =
+    "slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs[/secondaryPauseMs]]]]";
   /** HBase's key for the sync client's wait on the primary, in microseconds. */
   static final String PRIMARY_TIMEOUT = "hbase.client.primaryCallTimeout.get";
   /** Where the running cluster is kept, in {@link System#getProperties()}: JDK types only. */
@@ -121,7 +122,7 @@ public final class TimelineSides {
     return v;
   }
 
-  /** Case {@code slowPrimary[/slowPercent[/pauseMs[/primaryTimeoutMs[/secondaryPauseMs]]]]} on {@code side}. */
+  /** Case {@link #CASES} on {@code side}. */
   public static SideWorkload open(String side, String caseSpec) throws IOException {
     String[] p = SideWorkload.parts(CHANGE, caseSpec, 1, "slowPrimary", "slowPercent", "pauseMs",
       "primaryTimeoutMs", "secondaryPauseMs");
@@ -150,7 +151,7 @@ public final class TimelineSides {
     }
     String caseName = "slowPrimary/" + percent + "/" + pauseMs + (p.length > 3 ? "/" + timeoutMs
       : "") + (p.length > 4 ? "/" + secondaryPauseMs : "");
-    Lease lease = Lease.acquire(pauseMs, secondaryPauseMs);
+    Lease lease = Lease.acquire(new long[] { pauseMs, secondaryPauseMs });
     Reader reader = null;
     try {
       Configuration conf = HBaseConfiguration.create();
@@ -442,7 +443,7 @@ public final class TimelineSides {
 
     @Override
     public void close() throws IOException {
-      System.out.println("# " + CHANGE + " " + side + " " + caseName + ": " + counts());
+      SideLines.print(CHANGE + " " + side + " " + caseName + ": " + counts());
       try {
         reader.close();
       } finally {
@@ -462,7 +463,7 @@ public final class TimelineSides {
    * other; the cluster stops when the last holder (side or lease) closes.
    */
   public static AutoCloseable holdCluster() throws IOException {
-    return Lease.acquire(-1, -1);
+    return Lease.acquire(null);
   }
 
   /** Gets served by each replica (index = replica id) since the cluster started; for tests. */
@@ -486,8 +487,8 @@ public final class TimelineSides {
 
   /**
    * One user's hold on the shared cluster: the first starts it, the last to close stops it. Every
-   * side of one JVM reads with the same primary pause; a side asking for another while one holds
-   * it is refused.
+   * side of one JVM reads with the same pauses of the primary and the secondaries; a side asking
+   * for others while one holds them is refused.
    */
   private static final class Lease implements AutoCloseable {
     final Map<String, String> conf;
@@ -504,7 +505,12 @@ public final class TimelineSides {
       this.setsPause = setsPause;
     }
 
-    static Lease acquire(long pauseMs, long secondaryPauseMs) throws IOException {
+    /** The case parts of the pauses, and whose pause each is, for a refusal's message. */
+    private static final String[][] PAUSES = { { "pauseMs", "the primary" },
+      { "secondaryPauseMs", "the secondaries" } };
+
+    /** {@code pausesMs}: the primary's and the secondaries' pause, or null to hold the cluster. */
+    static Lease acquire(long[] pausesMs) throws IOException {
       Map<String, Object> reg = registry();
       synchronized (reg) {
         if (reg.isEmpty()) {
@@ -513,25 +519,23 @@ public final class TimelineSides {
           reg.put("users", new AtomicInteger());
           reg.put("pauseUsers", new AtomicInteger());
         }
-        AtomicLong pause = (AtomicLong) reg.get("pauseMs");
+        AtomicLongArray pauses = (AtomicLongArray) reg.get("pausesMs");
         AtomicInteger pauseUsers = (AtomicInteger) reg.get("pauseUsers");
-        if (pauseMs >= 0) {
-          AtomicLong secondaryPause = (AtomicLong) reg.get("secondaryPauseMs");
-          if (pauseUsers.get() > 0 && pause.get() != pauseMs) {
-            throw new IllegalStateException(CHANGE + ": pauseMs is " + pauseMs + ", but a side "
-              + "open in this JVM reads with the primary paused " + pause.get() + " ms");
+        if (pausesMs != null) {
+          for (int i = 0; i < PAUSES.length; i++) {
+            if (pauseUsers.get() > 0 && pauses.get(i) != pausesMs[i]) {
+              throw new IllegalStateException(CHANGE + ": " + PAUSES[i][0] + " is " + pausesMs[i]
+                + ", but a side open in this JVM reads with " + PAUSES[i][1] + " paused "
+                + pauses.get(i) + " ms");
+            }
           }
-          if (pauseUsers.get() > 0 && secondaryPause.get() != secondaryPauseMs) {
-            throw new IllegalStateException(CHANGE + ": secondaryPauseMs is " + secondaryPauseMs
-              + ", but a side open in this JVM reads with the secondaries paused "
-              + secondaryPause.get() + " ms");
+          for (int i = 0; i < PAUSES.length; i++) {
+            pauses.set(i, pausesMs[i]);
           }
-          pause.set(pauseMs);
-          secondaryPause.set(secondaryPauseMs);
           pauseUsers.incrementAndGet();
         }
         ((AtomicInteger) reg.get("users")).incrementAndGet();
-        return new Lease(reg, pauseMs >= 0);
+        return new Lease(reg, pausesMs != null);
       }
     }
 

@@ -22,6 +22,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import dev.hbasepatches.jmh.SideLines;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
@@ -333,19 +334,20 @@ public class EvidenceTest {
   }
 
   /**
-   * What a benchmark prints about its sides survives its JMH log: the side lines (behind JMH's
-   * iteration label too), each distinct one once, in the report's section by target.
+   * What a benchmark prints about its sides survives its JMH log: the marked side lines (behind
+   * JMH's iteration label too), each distinct one once, in the report's section by target.
    */
   @Test
   public void theSidesEachTargetRanAreKeptFromItsLog() throws Exception {
     Path log = tmp.newFile("t.log").toPath();
+    String m = SideLines.MARK;
     Files.writeString(log, String.join("\n", "# JMH version: 1.37", "# Fork: 1 of 5",
-      "# A: checksum UPSTREAM buffers=HEAP", "# B: checksum PATCHED buffers=HEAP",
-      "# both generate the same 65552-byte block", "Iteration   1: 1000.0 ops/s",
-      "Iteration  16: # timeline-reads PATCHED slowPrimary/3/50: 10 reads, 2 stale answers",
-      "A L2 BucketCache hits=1 hitRatio=0.2", "# Fork: 2 of 5",
-      "# A: checksum UPSTREAM buffers=HEAP", "# B: checksum PATCHED buffers=HEAP",
-      "# Benchmark mode: Throughput, ops/time", "B L2 SlabBlockCache{blocks=90} hits=9", ""));
+      m + "A: checksum UPSTREAM buffers=HEAP", m + "B: checksum PATCHED buffers=HEAP",
+      m + "both generate the same 65552-byte block", "Iteration   1: 1000.0 ops/s",
+      "Iteration  16: " + m + "timeline-reads PATCHED slowPrimary/3/50: 10 reads, 2 stale answers",
+      m + "A L2 BucketCache hits=1 hitRatio=0.2", "# Fork: 2 of 5", "# A: not marked",
+      m + "A: checksum UPSTREAM buffers=HEAP", m + "B: checksum PATCHED buffers=HEAP",
+      "# Benchmark mode: Throughput, ops/time", m + "B L2 SlabBlockCache{blocks=90} hits=9", ""));
     assertEquals(List.of("A: checksum UPSTREAM buffers=HEAP", "B: checksum PATCHED buffers=HEAP",
       "both generate the same 65552-byte block",
       "timeline-reads PATCHED slowPrimary/3/50: 10 reads, 2 stale answers",

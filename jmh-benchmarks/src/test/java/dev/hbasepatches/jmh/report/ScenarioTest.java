@@ -68,6 +68,9 @@ public class ScenarioTest {
     Files.createDirectories(out);
     Files.writeString(out.resolve("run.properties"), "command=the command\ncommit=abc\nrounds="
       + rounds + "\n", StandardCharsets.UTF_8);
+    // what the command does after the runs: the summary beside the report
+    Scenario.writeFailoverRounds(out.resolve(Scenario.ROUNDS),
+      Scenario.readFailover(Scenario.rawOf(out)));
     return root;
   }
 
@@ -126,6 +129,8 @@ public class ScenarioTest {
     Files.createDirectories(out);
     Files.writeString(out.resolve("run.properties"), "command=c\ncommit=abc\nrounds=5\n",
       StandardCharsets.UTF_8);
+    Scenario.writeThrottledRounds(out.resolve(Scenario.ROUNDS),
+      Scenario.readThrottled(Scenario.rawOf(out)));
     assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
       Scenario.THROTTLED }, System.out));
     String report = Files.readString(out.resolve("report.md"));
@@ -178,6 +183,7 @@ public class ScenarioTest {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("run.properties"), "command=c\ncommit=abc\nrounds=6\n",
       StandardCharsets.UTF_8);
+    Files.copy(raw.resolve(Scenario.ROUNDS), dir.resolve(Scenario.ROUNDS));
     assertEquals(0, Scenario.run(new String[] { "--root", root.toString(), "--report-only",
       Scenario.LATENCY }, System.out));
     String report = Files.readString(dir.resolve("report.md"));
